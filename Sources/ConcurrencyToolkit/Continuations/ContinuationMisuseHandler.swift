@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Where ``ContinuationMisuse`` reports go.
+///
+/// One handler is in effect for the whole process (by default
+/// ``logToStandardError``); ``withContinuationMisuseHandler(_:operation:)``
+/// overrides it for one operation and the tasks it starts. A continuation
+/// remembers the handler in effect where it was *created*, so a leak detected
+/// later, on another thread, after the scope ended, still reaches that handler.
+///
+/// ```swift
+/// @main struct App {
+///     static func main() async {
+///         ContinuationMisuseHandler.bootstrap(.custom { misuse in
+///             crashReporter.record(nonFatal: misuse.description)
+///         })
+///         ...
+///     }
+/// }
+/// ```
+///
+/// The handler runs synchronously on the thread that detected the misuse
+/// (the one calling the extra `resume`, or the one dropping the last copy),
+/// never while the toolkit holds a lock. Keep it short and thread-safe.
+public struct ContinuationMisuseHandler: Sendable {
+    let report: @Sendable (ContinuationMisuse) -> Void
+
+    /// A handler that calls `report` for every misuse.
+    ///
+    /// ```swift
+    /// let handler = ContinuationMisuseHandler.custom { misuse in
+    ///     logger.error("\(misuse)")
+    /// }
+    /// ```
+    public static func custom(_ report: @escaping @Sendable (ContinuationMisuse) -> Void) -> Self {
+        Self(report: report)
+    }
+
+    /// The default: writes one line starting with `CONTINUATION MISUSE:` to
+    /// standard error and lets the program go on.
+    ///
+    /// ```swift
+    /// ContinuationMisuseHandler.bootstrap(.logToStandardError)
+    /// ```
+    public static let logToStandardError = Self { misuse in
+        writeToStandardError("CONTINUATION MISUSE: \(misuse)\n")
+    }
+
+    /// Crashes the process with the report, like `CheckedContinuation` does on a
+    /// double resume. For people who prefer a crash to a log line.
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// ContinuationMisuseHandler.bootstrap(.trap)
+    /// #endif
+    /// ```
+    public static let trap = Self { misuse in
+        fatalError("CONTINUATION MISUSE: \(misuse)")
+    }
+
+    /// Installs the process-wide handler. Call it once, at start-up, before
+    /// any continuation is created; a second call is a programmer error and
+    /// stops the process with a message naming both call sites.
+    ///
+    /// ```swift
+    /// ContinuationMisuseHandler.bootstrap(.trap)
+    /// ```
+    public static func bootstrap(
+        _ handler: ContinuationMisuseHandler, fileID: String = #fileID, line: Int = #line
+    ) {
+        let site = "\(fileID):\(line)"
+        let previous: String? = processWide.withLock { state in
+            if let earlier = state.bootstrapSite { return earlier }
+            state.handler = handler
+            state.bootstrapSite = site
+            return nil
+        }
+        if let previous {
+            preconditionFailure(
+                "ContinuationMisuseHandler.bootstrap called twice: first at \(previous), again at \(site). "
+                    + "Install the process-wide handler once; use withContinuationMisuseHandler for a scope.")
+        }
+    }
+
+    /// The handler in effect for the current task: the innermost scope, or the
+    /// process-wide one.
+    ///
+    /// ```swift
+    /// ContinuationMisuseHandler.current.report(misuse)   // rarely needed directly
+    /// ```
+    public static var current: ContinuationMisuseHandler {
+        scopedHandlerIfAny() ?? processWide.withLock { $0.handler }
+    }
+
+    /// Delivers `misuse` to this handler.
+    ///
+    /// ```swift
+    /// ContinuationMisuseHandler.logToStandardError.report(misuse)
+    /// ```
+    public func report(_ misuse: ContinuationMisuse) {
+        report(misuse)
+    }
+
+    // MARK: - Storage
+
+    struct ProcessWide {
+        var handler: ContinuationMisuseHandler = .logToStandardError
+        var bootstrapSite: String?
+    }
+
+    static let processWide = Mutex(ProcessWide())
+
+    @TaskLocal static var scoped: ContinuationMisuseHandler?
+
+    /// How many scopes are active anywhere. While it is zero, creating a
+    /// continuation skips the task-local lookup: one relaxed load.
+    static let activeScopes = Atomic<Int>(0)
+
+    /// The scoped handler, or `nil` when no scope is active for this task.
+    @inline(__always)
+    static func scopedHandlerIfAny() -> ContinuationMisuseHandler? {
+        activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped
+    }
+
+    /// Reports to `scope` if given, else to the process-wide handler.
+    static func deliver(_ misuse: ContinuationMisuse, to scope: ContinuationMisuseHandler?) {
+        let handler = scope ?? processWide.withLock { $0.handler }
+        handler.report(misuse)
+    }
+}
+
+/// Runs `operation` with `handler` receiving every ``ContinuationMisuse`` of the
+/// continuations created inside it (and inside the child tasks it starts),
+/// even when the misuse is detected after `operation` returned.
+///
+/// ```swift
+/// try await withContinuationMisuseHandler(.custom { misuse in
+///     metrics.increment("continuation_misuse")
+/// }) {
+///     try await syncEverything()
+/// }
+/// ```
+///
+/// Unstructured tasks (`Task { }`) inherit the scope as they inherit any task
+/// local; `Task.detached` does not.
+public func withContinuationMisuseHandler<Result>(
+    _ handler: ContinuationMisuseHandler,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Result
+) async rethrows -> Result {
+    ContinuationMisuseHandler.activeScopes.add(1, ordering: .relaxed)
+    defer { ContinuationMisuseHandler.activeScopes.subtract(1, ordering: .relaxed) }
+    return try await ContinuationMisuseHandler.$scoped.withValue(
+        handler, operation: operation, isolation: isolation)
+}
+
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var rest = UnsafeRawBufferPointer(bytes)
+        while !rest.isEmpty {
+            let written = write(2, rest.baseAddress, rest.count)
+            if written <= 0 { return }
+            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// A place in the source: where a continuation was created or resumed.
+///
+/// Sites are captured with default arguments (`#function`, `#fileID`, `#line`),
+/// so a report names the line a developer has to look at:
+///
+/// ```swift
+/// let misuse: ContinuationMisuse = ...
+/// print("created at \(misuse.creationSite)")   // "Downloader/Fetch.swift:42 in fetch(_:)"
+/// ```
+public struct ContinuationSite: Sendable, Hashable, CustomStringConvertible {
+    /// The function that contains the site, as `#function` spells it.
+    public var function: String
+    /// The file that contains the site, as `#fileID` spells it (`Module/File.swift`).
+    public var fileID: String
+    /// The line of the site.
+    public var line: Int
+
+    /// Creates a site; usually you let the default arguments capture it.
+    ///
+    /// ```swift
+    /// let here = ContinuationSite()   // this very line
+    /// ```
+    public init(function: String = #function, fileID: String = #fileID, line: Int = #line) {
+        self.function = function
+        self.fileID = fileID
+        self.line = line
+    }
+
+    /// `fileID:line in function`.
+    public var description: String { "\(fileID):\(line) in \(function)" }
+}

@@ -1,0 +1,70 @@
+/// Suspends the current task and calls `body` with a ``SafeContinuation`` that
+/// must be resumed with a value; if it is dropped unresumed, the task resumes
+/// with `fallback` instead of hanging.
+///
+/// ```swift
+/// func nextFrame() async -> Frame? {
+///     await withSafeContinuation(ifLeaked: nil) { continuation in
+///         displayLink.onNextFrame { frame in continuation.resume(returning: frame) }
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - isolation: The actor the caller is isolated to; `body` runs there, synchronously.
+///   - fallback: What the task receives if every copy of the continuation is
+///     dropped without a resume (a ``ContinuationMisuse/Kind/leaked`` report is made too).
+///   - body: Hands the continuation to a callback API. It runs before the task suspends.
+/// - Returns: The value passed to the winning `resume`, or `fallback` after a leak.
+public func withSafeContinuation<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    ifLeaked fallback: sending T,
+    function: String = #function, fileID: String = #fileID, line: Int = #line,
+    _ body: (SafeContinuation<T, Never>) -> Void
+) async -> sending T {
+    // `fallback` is `sending`: disconnected from the caller, so moving it into
+    // the box (which may resume the waiter with it from another thread) is safe.
+    let fallback = UncheckedSendable(fallback)
+    return await withUnsafeContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, Never>) in
+        let site = ContinuationSite(function: function, fileID: fileID, line: line)
+        body(SafeContinuation(ContinuationBox(raw, ifLeaked: fallback.value, site: site)))
+    }
+}
+
+/// Suspends the current task and calls `body` with a throwing ``SafeContinuation``.
+/// The waiter never hangs on a dropped continuation: it throws
+/// ``SafeContinuationError/leaked``.
+///
+/// ```swift
+/// func contents(of path: String) async throws -> [UInt8] {
+///     try await withSafeThrowingContinuation { continuation in
+///         legacyReader.read(path) { bytes, error in
+///             if let error { continuation.resume(throwing: error) }
+///             else { continuation.resume(returning: bytes) }
+///         }
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - isolation: The actor the caller is isolated to; `body` runs there, synchronously.
+///   - body: Hands the continuation to a callback API. It runs before the task suspends.
+/// - Returns: The value passed to the winning `resume`.
+/// - Throws: The error passed to the winning `resume`, or ``SafeContinuationError/leaked``.
+public func withSafeThrowingContinuation<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    function: String = #function, fileID: String = #fileID, line: Int = #line,
+    _ body: (SafeContinuation<T, any Error>) -> Void
+) async throws -> sending T {
+    try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
+        let site = ContinuationSite(function: function, fileID: fileID, line: line)
+        body(SafeContinuation(ContinuationBox(raw, ifLeaked: nil, site: site)))
+    }
+}
+
+/// Carries a value the compiler cannot prove safe to send, where the caller
+/// has proven it (a `sending` parameter moved exactly once).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: consuming sending Value) { self.value = value }
+}
