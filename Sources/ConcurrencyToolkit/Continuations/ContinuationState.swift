@@ -10,6 +10,7 @@
 ///    │  ├──cancel───▶ cancelled    (a later resume is dropped silently)
 ///    └──last copy dropped──▶ leaked
 /// ```
+@usableFromInline
 enum ContinuationState: UInt8, Sendable {
     case pending
     case resumed
@@ -18,6 +19,7 @@ enum ContinuationState: UInt8, Sendable {
     case leaked
 
     /// What happens when someone tries to finish a continuation in this state.
+    @usableFromInline
     enum Outcome: Equatable {
         /// This caller won: move to the new state and resume the waiter.
         case finish(ContinuationState)
@@ -30,10 +32,12 @@ enum ContinuationState: UInt8, Sendable {
         case ignore
     }
 
+    @usableFromInline
     enum Event {
         case resume, timeout, cancel, lastCopyDropped
     }
 
+    @inlinable
     func on(_ event: Event) -> Outcome {
         switch (self, event) {
         case (.pending, .resume): .finish(.resumed)
