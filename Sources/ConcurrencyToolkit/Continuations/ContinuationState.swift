@@ -20,7 +20,7 @@ enum ContinuationState: UInt8, Sendable {
 
     /// What happens when someone tries to finish a continuation in this state.
     @usableFromInline
-    enum Outcome: Equatable {
+    enum Outcome: Equatable, Sendable {
         /// This caller won: move to the new state and resume the waiter.
         case finish(ContinuationState)
         /// Already resumed by user code: report `.resumedMoreThanOnce`.
@@ -33,7 +33,7 @@ enum ContinuationState: UInt8, Sendable {
     }
 
     @usableFromInline
-    enum Event {
+    enum Event: Sendable {
         case resume, timeout, cancel, lastCopyDropped
     }
 

@@ -45,7 +45,7 @@ final class TimeoutScheduler: @unchecked Sendable {
     /// is finished or freed first.
     @usableFromInline
     func schedule(_ continuation: any InterruptibleContinuation, after timeout: Duration) {
-        let deadline = TimeoutClock.deadline(after: TimeoutClock.nanoseconds(timeout))
+        let deadline = TimeoutClock.now() &+ TimeoutClock.nanoseconds(timeout)
         heap.withLock { heap in
             // Arming under the lock keeps arm calls in the order the heap decided them.
             if case .arm(let at) = heap.insert(Waiter(continuation: continuation), deadline: deadline) { arm(at) }
@@ -63,7 +63,7 @@ final class TimeoutScheduler: @unchecked Sendable {
 
     private func fire() {
         let resumptions = heap.withLock { heap in
-            let (due, next) = heap.timerFired(now: TimeoutClock.preciseNow())
+            let (due, next) = heap.timerFired(now: TimeoutClock.now())
             if case .arm(let at) = next { arm(at) }
             // Claim under the lock, where no due box can be freed; resume after it.
             return due.compactMap { $0.continuation.interrupt(.timeout) }
@@ -74,7 +74,7 @@ final class TimeoutScheduler: @unchecked Sendable {
     /// Arms the timer relative to now, so the heap's clock and Dispatch's clock
     /// need not be the same.
     private func arm(_ deadline: UInt64) {
-        let now = TimeoutClock.preciseNow()
+        let now = TimeoutClock.now()
         let delay = deadline > now ? deadline - now : 0
         timer.schedule(
             deadline: .now() + .nanoseconds(Int(clamping: delay)), repeating: .never, leeway: Self.leeway)
