@@ -46,7 +46,7 @@ public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let deferred = Mutex<[ContinuationMisuse]>([])
+        let deferred = SanitizedMutex<[ContinuationMisuse]>([])
         try await withContinuationMisuseHandler(.custom { misuse in
             // On the test's task tree the testing library knows the test: record now.
             if Test.current != nil {

@@ -15,7 +15,7 @@ final class CancellationSlot: @unchecked Sendable {
         unowned(unsafe) var continuation: (any InterruptibleContinuation)?
     }
 
-    private let guarded = Mutex(Guarded())
+    private let guarded = SanitizedMutex(Guarded())
 
     @usableFromInline init() {}
 

@@ -115,7 +115,7 @@ public struct ContinuationMisuseHandler: Sendable {
         var bootstrapSite: String?
     }
 
-    static let processWide = Mutex(ProcessWide())
+    static let processWide = SanitizedMutex(ProcessWide())
 
     @TaskLocal static var scoped: ContinuationMisuseHandler?
 

@@ -90,7 +90,7 @@ public enum PendingContinuations {
     }
 
     static let tracking = Atomic<Bool>(environmentAsksForTracking())
-    static let registry = Mutex<[ObjectIdentifier: Registration]>([:])
+    static let registry = SanitizedMutex<[ObjectIdentifier: Registration]>([:])
 
     /// One relaxed load: the only cost the registry adds to the plain path.
     @usableFromInline

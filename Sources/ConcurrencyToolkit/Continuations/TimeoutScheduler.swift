@@ -25,7 +25,7 @@ final class TimeoutScheduler: @unchecked Sendable {
         }
     }
 
-    private let heap = Mutex(TimeoutHeap<Waiter>())
+    private let heap = SanitizedMutex(TimeoutHeap<Waiter>())
     private let queue = DispatchQueue(label: "ConcurrencyToolkit.SafeContinuation.timeouts")
     private let timer: any DispatchSourceTimer
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct LeakTests {
     /// Collects what a handler receives.
     final class Inbox: Sendable {
-        private let received = Mutex<[ContinuationMisuse]>([])
+        private let received = SanitizedMutex<[ContinuationMisuse]>([])
         var handler: ContinuationMisuseHandler { .custom { misuse in self.received.withLock { $0.append(misuse) } } }
         var misuses: [ContinuationMisuse] { received.withLock { $0 } }
     }

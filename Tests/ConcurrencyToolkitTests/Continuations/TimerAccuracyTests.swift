@@ -10,7 +10,7 @@ extension TimingSensitive {
         final class Probe: InterruptibleContinuation, @unchecked Sendable {
             // @unchecked: timerIndex is guarded by the scheduler's lock, firedAt by its own.
             var timerIndex = -1
-            let firedAt = Mutex<UInt64?>(nil)
+            let firedAt = SanitizedMutex<UInt64?>(nil)
             func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
                 firedAt.withLock { $0 = TimeoutClock.now() }
                 return nil
