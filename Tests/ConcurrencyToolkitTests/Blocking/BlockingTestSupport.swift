@@ -34,3 +34,17 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
     DispatchQueue.main.setSpecific(key: key, value: true)
     return key
 }()
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether this process runs under ThreadSanitizer (its runtime is linked in),
+/// which makes thread creation several times slower.
+let isRunningUnderThreadSanitizer: Bool = {
+    #if canImport(Glibc)
+    return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+    #else
+    return false
+    #endif
+}()
