@@ -4,8 +4,15 @@ extension BlockingExecutor {
     /// Hands `first` to an idle lane. The lane then drains the FIFO until it
     /// is empty, so a busy executor pays one Dispatch hop per burst, not per job.
     func startLane(_ lane: Int, with first: BlockingWork) {
-        let qos = DispatchQoS(qosClass: first.qosClass, relativePriority: 0)
-        lanes[lane].async(qos: qos) { self.drain(lane: lane, startingWith: first) }
+        let qosClass = first.qosClass
+        if qosClass == .default {
+            // No QoS argument: Dispatch then skips wrapping the block in a
+            // DispatchWorkItem (an allocation per hop) for the common case.
+            lanes[lane].async { self.drain(lane: lane, startingWith: first) }
+        } else {
+            let qos = DispatchQoS(qosClass: qosClass, relativePriority: 0)
+            lanes[lane].async(qos: qos) { self.drain(lane: lane, startingWith: first) }
+        }
     }
 
     private func drain(lane: Int, startingWith first: BlockingWork) {
