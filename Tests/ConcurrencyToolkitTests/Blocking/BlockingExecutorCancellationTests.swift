@@ -10,11 +10,11 @@ import Testing
         let executor = BlockingExecutor(width: 1, label: "cancel-queued")
         let gate = DispatchSemaphore(value: 0)
         let blocker = Task { try await executor.run { gate.wait() } }
-        #expect(await eventually { executor.metrics.running == 1 })
+        #expect(await waitUntil { executor.metrics.running == 1 })
 
-        let ran = Counter()
+        let ran = HitCounter()
         let queued = Task { try await executor.run { ran.increment() } }
-        #expect(await eventually { executor.metrics.queued == 1 })
+        #expect(await waitUntil { executor.metrics.queued == 1 })
 
         let cancelledAt = ContinuousClock.now
         queued.cancel()
@@ -34,7 +34,7 @@ import Testing
 
     @Test func aCallerCancelledBeforeRunIsRefusedWithoutRunning() async {
         let executor = BlockingExecutor(width: 1, label: "cancel-early")
-        let ran = Counter()
+        let ran = HitCounter()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await executor.run { ran.increment() }
@@ -48,7 +48,7 @@ import Testing
 
     @Test func aRunningJobSeesCancellationThroughItsContext() async throws {
         let executor = BlockingExecutor(width: 1, label: "cancel-running")
-        let started = Counter()
+        let started = HitCounter()
         let task = Task {
             try await executor.run { context in
                 started.increment()
@@ -57,7 +57,7 @@ import Testing
                 return context.isCancelled
             }
         }
-        #expect(await eventually { started.value == 1 })
+        #expect(await waitUntil { started.value == 1 })
         task.cancel()
         #expect(try await task.value)  // the body ran to the end and saw the cancellation
         #expect(executor.metrics.completed == 1)
@@ -67,7 +67,7 @@ import Testing
 
     @Test func checkCancellationThrowsCancellationErrorToTheCaller() async {
         let executor = BlockingExecutor(width: 1, label: "check")
-        let started = Counter()
+        let started = HitCounter()
         let task = Task {
             try await executor.run { context in
                 started.increment()
@@ -78,7 +78,7 @@ import Testing
                 }
             }
         }
-        #expect(await eventually { started.value == 1 })
+        #expect(await waitUntil { started.value == 1 })
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(executor.metrics.failed == 1)
@@ -90,8 +90,8 @@ import Testing
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])
-        let interrupted = Counter()
-        let started = Counter()
+        let interrupted = HitCounter()
+        let started = HitCounter()
         let task = Task {
             try await executor.run { context in
                 context.onCancel {
@@ -106,7 +106,7 @@ import Testing
                 return (ready, ready == 1 ? read(readEnd, &byte, 1) : -1)
             }
         }
-        #expect(await eventually { started.value == 1 })
+        #expect(await waitUntil { started.value == 1 })
         let cancelledAt = ContinuousClock.now
         task.cancel()
         let (ready, bytesRead) = try await task.value
@@ -121,8 +121,8 @@ import Testing
 
     @Test func anInterruptNeverRunsAfterTheJobFinished() async throws {
         let executor = BlockingExecutor(width: 1, label: "interrupt-late")
-        let interrupted = Counter()
-        let finished = Counter()
+        let interrupted = HitCounter()
+        let finished = HitCounter()
         let gate = DispatchSemaphore(value: 0)
         let task = Task {
             let value = try await executor.run { context in
@@ -133,7 +133,7 @@ import Testing
             _ = await withCheckedContinuation { c in DispatchQueue.global().async { gate.wait(); c.resume(returning: 0) } }
             return value
         }
-        #expect(await eventually { finished.value == 1 })
+        #expect(await waitUntil { finished.value == 1 })
         task.cancel()  // after the job returned: its interrupt must stay silent
         gate.signal()
         #expect(try await task.value == 1)
@@ -145,8 +145,8 @@ import Testing
         let executor = BlockingExecutor(width: 1, label: "cancel-10k")
         let gate = DispatchSemaphore(value: 0)
         let blocker = Task { try await executor.run { gate.wait() } }
-        #expect(await eventually { executor.metrics.running == 1 })
-        let ran = Counter()
+        #expect(await waitUntil { executor.metrics.running == 1 })
+        let ran = HitCounter()
         let count = 10_000
 
         let (cancelled, misuses) = await withContinuationMisuseRecorded {
@@ -161,7 +161,7 @@ import Testing
                         }
                     }
                 }
-                #expect(await eventually(timeout: .seconds(120)) { executor.metrics.queued == count })
+                #expect(await waitUntil(timeout: .seconds(120)) { executor.metrics.queued == count })
                 group.cancelAll()
                 var cancelled = 0
                 for await wasCancelled in group where wasCancelled { cancelled += 1 }

@@ -108,7 +108,7 @@ import Testing
         let executor = BlockingExecutor(width: 8, label: "stress")
         let workers = 50
         let jobsPerWorker = 2_000
-        let bodiesRun = Counter()
+        let bodiesRun = HitCounter()
         let tally = Mutex(Tally())
 
         let (_, misuses) = await withContinuationMisuseRecorded {
@@ -117,7 +117,7 @@ import Testing
                     group.addTask {
                         var mine = Tally()
                         for _ in 0..<jobsPerWorker {
-                            let probe = Counter()
+                            let probe = HitCounter()
                             let task = Task {
                                 try await executor.run {
                                     probe.increment()

@@ -8,13 +8,13 @@ import Testing
     @Test func runningJobsFinishQueuedJobsFailAndShutdownWaitsForTheLanes() async throws {
         let executor = BlockingExecutor(width: 2, label: "importer")
         let gate = DispatchSemaphore(value: 0)
-        let shutdownReturned = Counter()
+        let shutdownReturned = HitCounter()
 
         let ((running, queued), misuses) = try await withContinuationMisuseRecorded {
             let running = (0..<2).map { i in Task { try await executor.run { gate.wait(); return i } } }
-            #expect(await eventually { executor.metrics.running == 2 })
+            #expect(await waitUntil { executor.metrics.running == 2 })
             let queued = (0..<3).map { i in Task { try await executor.run { i } } }
-            #expect(await eventually { executor.metrics.queued == 3 })
+            #expect(await waitUntil { executor.metrics.queued == 3 })
 
             let shutdown = Task {
                 await executor.shutdown()
@@ -50,7 +50,7 @@ import Testing
     @Test func runAfterShutdownThrowsAnErrorNamingTheExecutor() async throws {
         let executor = BlockingExecutor(width: 1, label: "thumbnails")
         await executor.shutdown()
-        let ran = Counter()
+        let ran = HitCounter()
         do {
             try await executor.run { ran.increment() }
             Issue.record("run after shutdown must throw")

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Polls `condition` every millisecond until it holds or `timeout` passes;
 /// returns whether it held. For waiting on an executor's metrics in tests.
-func eventually(
+func waitUntil(
     timeout: Duration = .seconds(30), _ condition: () -> Bool
 ) async -> Bool {
     let deadline = ContinuousClock.now + timeout
@@ -14,7 +14,7 @@ func eventually(
 }
 
 /// A thread-safe counter that escaping `@Sendable` closures can capture.
-final class Counter: Sendable {
+final class HitCounter: Sendable {
     private let storage = Atomic<Int>(0)
     var value: Int { storage.load(ordering: .sequentiallyConsistent) }
     func increment() { storage.add(1, ordering: .sequentiallyConsistent) }
