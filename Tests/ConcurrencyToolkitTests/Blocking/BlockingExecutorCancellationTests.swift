@@ -10,6 +10,8 @@ import Testing
         let executor = BlockingExecutor(width: 1, label: "cancel-queued")
         let gate = DispatchSemaphore(value: 0)
         let blocker = Task { try await executor.run { gate.wait() } }
+        let watchdogFired = HitCounter()
+        let guardDog = watchdog(signalling: gate, after: .seconds(20), fired: watchdogFired)
         #expect(await waitUntil { executor.metrics.running == 1 })
 
         let ran = HitCounter()
@@ -25,7 +27,9 @@ import Testing
         #expect(executor.metrics.running == 1)
         #expect(executor.metrics.queued == 0)
         #expect(executor.metrics.cancelled == 1)
+        #expect(watchdogFired.value == 0)  // the blocker was still blocking: the job was removed, not run
 
+        guardDog.cancel()
         gate.signal()
         try await blocker.value
         await executor.shutdown()
@@ -145,6 +149,8 @@ import Testing
         let executor = BlockingExecutor(width: 1, label: "cancel-10k")
         let gate = DispatchSemaphore(value: 0)
         let blocker = Task { try await executor.run { gate.wait() } }
+        let watchdogFired = HitCounter()
+        let guardDog = watchdog(signalling: gate, after: .seconds(120), fired: watchdogFired)
         #expect(await waitUntil { executor.metrics.running == 1 })
         let ran = HitCounter()
         let count = 10_000
@@ -174,7 +180,12 @@ import Testing
         var m = executor.metrics
         #expect(m.queued == 0)
         #expect(m.cancelled == count)
+        // Every caller was resumed while the only lane was still blocked: by
+        // removal from the FIFO, not by a lane refusing them one by one.
+        #expect(watchdogFired.value == 0)
+        #expect(m.running == 1)
 
+        guardDog.cancel()
         gate.signal()
         try await blocker.value
         await executor.shutdown()

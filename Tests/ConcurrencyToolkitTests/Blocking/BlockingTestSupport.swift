@@ -48,3 +48,14 @@ let isRunningUnderThreadSanitizer: Bool = {
     return false
     #endif
 }()
+
+/// Signals `gate` after `delay` unless cancelled first, and counts that in
+/// `fired`: a test whose job stays blocked on `gate` then fails (it checks
+/// `fired`) instead of hanging.
+func watchdog(signalling gate: DispatchSemaphore, after delay: Duration, fired: HitCounter) -> Task<Void, Never> {
+    Task {
+        guard (try? await Task.sleep(for: delay)) != nil else { return }
+        fired.increment()
+        gate.signal()
+    }
+}
