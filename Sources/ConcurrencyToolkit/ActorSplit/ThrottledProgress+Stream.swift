@@ -15,8 +15,8 @@ extension ThrottledProgress {
     /// (`.bufferingNewest(1)`), so a slow consumer skips values instead of
     /// accumulating them: memory stays bounded. The stream ends after
     /// `finish()` delivered the final value, after `cancel()`, or when the
-    /// reporter is dropped. A consumer that stops iterating (or whose task is
-    /// cancelled) cancels the reporter.
+    /// reporter is dropped. When the consuming task is cancelled, or the stream
+    /// and every iterator of it are gone, the reporter is cancelled.
     public static func makeStream(
         of _: Value.Type = Value.self, interval: Duration, clock: some Clock<Duration> = ContinuousClock()
     ) -> (progress: ThrottledProgress<Value>, values: AsyncStream<Value>) {
