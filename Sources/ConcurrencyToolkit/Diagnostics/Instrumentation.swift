@@ -31,6 +31,7 @@ import Synchronization
 /// |---|---|---|
 /// | `BlockingExecutor` | `run`, before enqueuing | `let trace = Instrumentation.begin(.jobQueued(executor: label))`, stored with the job |
 /// | | lane, job dequeued, before the closure | `job.trace?.emit(.jobStarted(executor: label, lane: index))` |
+/// | | lane, running the closure | `Instrumentation.withRecorder(job.trace?.recorder) { try job.body(context) }`, so the user's spans in it are recorded |
 /// | | lane, after the closure | `job.trace?.emit(.jobFinished(failed: didThrow))` |
 /// | | job removed by cancellation / failed by shutdown | `job.trace?.emit(.jobDiscarded(reason: "cancelled while queued"))` / `"executor shut down"` |
 /// | | each lane's thread, once, when it starts | name it `"<label> lane N"` (`pthread_setname_np`, 15 bytes max on Linux) |
@@ -74,6 +75,16 @@ enum Instrumentation {
             return recorder.begin(kind())
         }
         return nil
+    }
+
+    /// Runs `body` with `recorder` as the current recording, on a thread that
+    /// is not running a task (an executor lane), so that ``span(_:_:)`` and
+    /// ``marker(_:)`` in the user's job closure reach the recording of the task
+    /// that submitted it. With `recorder == nil`: just runs `body`.
+    @inline(__always)
+    static func withRecorder<Result>(_ recorder: TraceRecorder?, _ body: () throws -> Result) rethrows -> Result {
+        guard let recorder else { return try body() }
+        return try $recorder.withValue(recorder, operation: body)
     }
 
     private static let lastID = Atomic<UInt64>(0)

@@ -11,6 +11,7 @@
 ///
 /// The span ends when `body` returns or throws (the error is rethrown).
 /// Spans nest: a span inside another is drawn below it.
+@discardableResult
 public func span<Result>(_ name: @autoclosure () -> String, _ body: () throws -> Result) rethrows -> Result {
     let token = Instrumentation.begin(.spanStarted(name: name()))
     defer { token?.end(.spanFinished) }
@@ -30,6 +31,7 @@ public func span<Result>(_ name: @autoclosure () -> String, _ body: () throws ->
 /// thread meanwhile, the span is drawn with the waits and tasks rather than on
 /// one thread's lane. Cancellation is not special: the span ends when `body`
 /// returns or throws.
+@discardableResult
 public func span<Result>(
     _ name: @autoclosure () -> String,
     isolation: isolated (any Actor)? = #isolation,
