@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Records what the toolkit does while ``record(isolation:_:)`` runs, for the
 /// task that calls it and every child task and toolkit job it starts.
 ///
@@ -41,7 +39,7 @@ public final class TraceRecorder: Sendable {
         var order: Int
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = SanitizerVisibleMutex(Storage())
 
     /// Creates a recorder that records nothing until ``record(isolation:_:)`` runs.
     ///
