@@ -3,7 +3,7 @@
 ///
 /// Layout, top to bottom: title, time axis, one lane per thread (work nested
 /// inside other work drawn one row lower), then the waits and the work that
-/// moved between threads (a row group per kind), then the legend.
+/// moved between threads, and task time (a row group per kind), then the legend.
 enum SVGTimeline {
     static let labelWidth = 200.0
     static let plotWidth = 1000.0
@@ -20,6 +20,7 @@ enum SVGTimeline {
         case .delivery: "#54a24b"
         case .child: "#72b7b2"
         case .span: "#f58518"
+        case .asyncSpan: "#fdbf6f"
         }
     }
 
@@ -58,7 +59,7 @@ enum SVGTimeline {
         let detached = timeline.intervals.filter { if case .detached = $0.placement { true } else { false } }
         if !detached.isEmpty {
             y += 8
-            body.append(text(8, y + 12, "Waits, and work that moved between threads", weight: "bold"))
+            body.append(text(8, y + 12, "Waits, tasks, and work that moved between threads", weight: "bold"))
             y += 20
             for category in TraceTimeline.Category.allCases {
                 let members = detached.filter { $0.category == category }
@@ -149,7 +150,7 @@ enum SVGTimeline {
         let fits = Int((width - 6) / 6.2)
         if fits >= 4 {
             let label = interval.name.count <= fits ? interval.name : String(interval.name.prefix(fits - 1)) + "…"
-            element += "\n" + text(x + 3, y + 10, label, fill: interval.category == .jobQueued ? "#000000" : "#ffffff")
+            element += "\n" + text(x + 3, y + 10, label, fill: [.jobQueued, .asyncSpan].contains(interval.category) ? "#000000" : "#ffffff")
         }
         return element
     }

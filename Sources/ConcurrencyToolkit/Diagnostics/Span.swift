@@ -27,17 +27,17 @@ public func span<Result>(_ name: @autoclosure () -> String, _ body: () throws ->
 /// }
 /// ```
 ///
-/// If `body` suspends and resumes on another thread, or other work runs on the
-/// thread meanwhile, the span is drawn with the waits and tasks rather than on
-/// one thread's lane. Cancellation is not special: the span ends when `body`
-/// returns or throws.
+/// An async span is task time, not thread time (`body` may suspend, and
+/// resume on another thread), so the timelines draw it with the waits and
+/// tasks rather than on one thread's lane. Cancellation is not special: the
+/// span ends when `body` returns or throws.
 @discardableResult
 public func span<Result>(
     _ name: @autoclosure () -> String,
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Result
 ) async rethrows -> Result {
-    let token = Instrumentation.begin(.spanStarted(name: name()))
+    let token = Instrumentation.begin(.asyncSpanStarted(name: name()))
     defer { token?.end(.spanFinished) }
     return try await body()
 }

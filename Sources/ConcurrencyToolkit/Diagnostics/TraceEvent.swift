@@ -34,8 +34,9 @@ public struct TraceEvent: Sendable, Hashable {
         case continuationTimedOut
         /// The waiting task was cancelled before any resume.
         case continuationCancelled
-        /// A misuse report (a leak also ends the waiting).
-        case continuationMisused(ContinuationMisuse)
+        /// A misuse report (a leak also ends the waiting). Boxed: rare, and it
+        /// would otherwise make every event as large as two source sites.
+        indirect case continuationMisused(ContinuationMisuse)
 
         // MARK: Actor-split helpers
         /// A throttled or batching helper started delivering `count` values
@@ -49,9 +50,12 @@ public struct TraceEvent: Sendable, Hashable {
         case childFinished
 
         // MARK: Your code
-        /// ``span(_:_:)`` began.
+        /// The synchronous ``span(_:_:)`` began: it runs on this thread until it ends.
         case spanStarted(name: String)
-        /// ``span(_:_:)`` ended.
+        /// The asynchronous ``span(_:isolation:_:)`` began: it may suspend and
+        /// resume on other threads, so it is task time, not thread time.
+        case asyncSpanStarted(name: String)
+        /// A span (either kind) ended.
         case spanFinished
         /// ``marker(_:)``: an instant worth seeing on the timeline.
         case marker(name: String)

@@ -3,7 +3,7 @@
 /// instants. Pure: built and tested without threads.
 struct TraceTimeline {
     enum Category: CaseIterable {
-        case jobRunning, jobQueued, continuationWait, delivery, child, span
+        case jobRunning, jobQueued, continuationWait, delivery, child, span, asyncSpan
 
         /// For the legend and the summary.
         var label: String {
@@ -14,6 +14,7 @@ struct TraceTimeline {
             case .delivery: "progress/batch delivery"
             case .child: "concurrentMap child"
             case .span: "span"
+            case .asyncSpan: "async span"
             }
         }
 
@@ -26,11 +27,17 @@ struct TraceTimeline {
             case .delivery: "delivery"
             case .child: "child"
             case .span: "span"
+            case .asyncSpan: "async-span"
             }
         }
 
         /// Waiting is not running: a wait never occupies a thread's lane.
         var isWaiting: Bool { self == .jobQueued || self == .continuationWait }
+
+        /// Whether it can be drawn as running on one thread: not a wait, and not
+        /// task time (a child task or an async span may suspend and hop threads;
+        /// drawing them on a thread would claim the thread was busy meanwhile).
+        var runsOnOneThread: Bool { self == .jobRunning || self == .delivery || self == .span }
     }
 
     enum Placement: Equatable {
@@ -133,6 +140,8 @@ struct TraceTimeline {
                 begin(.child, "child #\(index)", event, [("index", "\(index)")])
             case .spanStarted(let name):
                 begin(.span, name, event)
+            case .asyncSpanStarted(let name):
+                begin(.asyncSpan, name, event)
             case .marker(let name):
                 instants.append(Instant(kind: .marker, name: name, time: event.time, thread: event.threadID))
             }
@@ -147,12 +156,13 @@ struct TraceTimeline {
 
     // MARK: - Placement
 
-    /// Puts work that began and ended on one thread, nesting properly with the
-    /// other work there, on that thread's lane; packs the rest into rows.
+    /// Puts thread work (jobs, deliveries, sync spans) that began and ended on
+    /// one thread, nesting properly with the other work there, on that thread's
+    /// lane; packs the rest into rows.
     private mutating func place() {
         var onThread: [UInt64: [Int]] = [:]
         for (index, interval) in intervals.enumerated()
-        where !interval.category.isWaiting && (interval.endThread ?? interval.startThread) == interval.startThread {
+        where interval.category.runsOnOneThread && (interval.endThread ?? interval.startThread) == interval.startThread {
             onThread[interval.startThread, default: []].append(index)
         }
         var placed = Set<Int>()

@@ -147,7 +147,7 @@ private func markerNames(_ trace: Trace) -> [String] {
                 }
             }
         }
-        #expect(recorder.trace.events.map(\.kind) == [.spanStarted(name: "download"), .spanFinished])
+        #expect(recorder.trace.events.map(\.kind) == [.asyncSpanStarted(name: "download"), .spanFinished])
     }
 
     @Test func nestedRecordingGetsItsOwnEventsOnly() async {

@@ -45,14 +45,14 @@ import Testing
             TraceEvent(kind: .spanStarted(name: "b"), id: 2, time: 3, threadID: 1),
             TraceEvent(kind: .spanFinished, id: 1, time: 5, threadID: 1),
             TraceEvent(kind: .spanFinished, id: 2, time: 8, threadID: 1),
-            TraceEvent(kind: .childStarted(index: 0), id: 3, time: 0, threadID: 1),
-            TraceEvent(kind: .childFinished, id: 3, time: 1, threadID: 2),
+            TraceEvent(kind: .jobStarted(executor: "e", lane: 0), id: 3, time: 0, threadID: 1),
+            TraceEvent(kind: .jobFinished(failed: false), id: 3, time: 1, threadID: 2),
         ]
         let trace = Trace(events: events, threads: [], duration: 10, discardedEventCount: 0)
         let timeline = TraceTimeline(trace)
         let placement = Dictionary(uniqueKeysWithValues: timeline.intervals.map { ($0.id, $0.placement) })
         #expect(placement[3] == .detached(row: 0))  // moved from thread 1 to 2
-        // "a" and "child" both start at 0 on thread 1; "child" ends on another thread.
+        // "a" and job 3 both start at 0 on thread 1; job 3 ends on another thread.
         #expect(placement[1] == .thread(depth: 0))
         #expect(placement[2] == .detached(row: 0))
     }
@@ -130,5 +130,23 @@ import Testing
             #expect(duration / step <= 10, "\(duration) → \(step)")
             #expect(step <= duration)
         }
+    }
+}
+
+extension TraceTimelineTests {
+    /// A child task or an async span that suspended and came back on the same
+    /// thread did not keep that thread busy: never drawn on its lane.
+    @Test func taskTimeIsNeverDrawnOnAThread() {
+        let events = [
+            TraceEvent(kind: .childStarted(index: 0), id: 1, time: 0, threadID: 1),
+            TraceEvent(kind: .asyncSpanStarted(name: "download"), id: 2, time: 1, threadID: 1),
+            TraceEvent(kind: .spanFinished, id: 2, time: 5, threadID: 1),
+            TraceEvent(kind: .childFinished, id: 1, time: 6, threadID: 1),
+            TraceEvent(kind: .spanStarted(name: "parse"), id: 3, time: 7, threadID: 1),
+            TraceEvent(kind: .spanFinished, id: 3, time: 8, threadID: 1),
+        ]
+        let timeline = TraceTimeline(Trace(events: events, threads: [], duration: 10, discardedEventCount: 0))
+        #expect(timeline.intervals.map(\.category) == [.child, .asyncSpan, .span])
+        #expect(timeline.intervals.map(\.placement) == [.detached(row: 0), .detached(row: 0), .thread(depth: 0)])
     }
 }
