@@ -39,7 +39,7 @@ public final class TraceRecorder: Sendable {
         var order: Int
     }
 
-    private let storage = SanitizerVisibleMutex(Storage())
+    private let storage = Lock(Storage())
 
     /// Creates a recorder that records nothing until ``record(isolation:_:)`` runs.
     ///
