@@ -29,21 +29,22 @@ import Synchronization
 ///
 /// | component | where | call |
 /// |---|---|---|
-/// | `BlockingExecutor` | `run`, before enqueuing | `let trace = Instrumentation.begin(.jobQueued(executor: label))`, stored with the job |
-/// | | lane, job dequeued, before the closure | `job.trace?.emit(.jobStarted(executor: label, lane: index))` |
-/// | | lane, running the closure | `Instrumentation.withRecorder(job.trace?.recorder) { try job.body(context) }`, so the user's spans in it are recorded |
-/// | | lane, after the closure | `job.trace?.emit(.jobFinished(failed: didThrow))` |
-/// | | job removed by cancellation / failed by shutdown | `job.trace?.emit(.jobDiscarded(reason: "cancelled while queued"))` / `"executor shut down"` |
-/// | | each lane's thread, once, when it starts | name it `"<label> lane N"` (`pthread_setname_np`, 15 bytes max on Linux) |
-/// | `ContinuationBox` | `init` | `self.trace = Instrumentation.begin(.continuationCreated(site: site))` |
-/// | | `resume`, `.finish` case | `trace?.emit(.continuationResumed)` |
-/// | | timeout / cancel won | `trace?.emit(.continuationTimedOut)` / `trace?.emit(.continuationCancelled)` |
-/// | | misuse delivered (extra resume, leak) | `trace?.emit(.continuationMisused(misuse))` |
-/// | `ThrottledProgress`, keyed, batching | around the handler call, inside its isolation if possible | `let t = recorder?.begin(.deliveryStarted(.progress, count: folded))` … `t?.end(.deliveryFinished)` with `recorder = Instrumentation.currentRecorder` captured at `init` |
-/// | `concurrentMap` / `concurrentForEach` | child task body | `let t = Instrumentation.begin(.childStarted(index: i))` … `t?.end(.childFinished)` |
+/// | `BlockingExecutor` | `run`, creating the job (caller's task) | `trace: Instrumentation.begin(.jobQueued(executor: label))`, stored in the job |
+/// | | `BlockingJob.execute`, after the lifecycle started | `trace?.emit(.jobStarted(executor: label, lane: lane))` |
+/// | | `TypedBlockingJob.runBodyAndResume`, around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
+/// | | same, after the body, *before* `continuation.resume` | `trace?.emit(.jobFinished(failed: !succeeded))` |
+/// | | `TypedBlockingJob.fail` (cancelled while queued, shut down), before resuming | `trace?.emit(.jobDiscarded(reason: "\(error)"))` |
+/// | `ContinuationBox` | `init` | `trace = Instrumentation.begin(.continuationCreated(site: site))`; a link bit when non-nil so `finished(as:)` runs |
+/// | | `finished(as:)` | `.resumed` → `.continuationResumed`, `.timedOut` → `.continuationTimedOut`, `.cancelled` → `.continuationCancelled` (a leak is reported by the misuse event) |
+/// | | wherever a misuse is delivered (extra resume, `deinit` leak) | `trace?.emit(.continuationMisused(misuse))` |
+/// | `ThrottleStorage` (all three reporters) | `init` | `trace = Instrumentation.currentRecorder` (reports may come from threads with no task) |
+/// | | pump, around `await deliver(batch)` | `let t = trace?.begin(.deliveryStarted(.progress or .batch, count: n))` … `t?.end(.deliveryFinished)` |
+/// | `concurrentMap` / `concurrentForEach` | inside `group.addTask { }` | `let t = Instrumentation.begin(.childStarted(index: index)); defer { t?.end(.childFinished) }` |
 ///
-/// Emit *after* releasing any lock and after resuming a continuation where the
-/// order does not matter: recording takes the recorder's own lock briefly.
+/// Emit the end of anything a caller awaits (a job finishing, a continuation
+/// resumed) *before* resuming that caller: once resumed, the caller may end
+/// its recording, and an event after the end is discarded. Never emit while
+/// holding a component's lock: recording takes the recorder's own lock.
 enum Instrumentation {
     /// How many ``TraceRecorder/record(isolation:_:)`` calls are running in the
     /// process. While zero, nobody looks at the task local.
