@@ -172,4 +172,22 @@ private func markerNames(_ trace: Trace) -> [String] {
         #expect(times[1] >= times[0] + 15_000_000)
         #expect(times[1] <= trace.duration)
     }
+
+    /// A lane thread runs no task, so it has no task locals: the executor must
+    /// hand the job's recorder to the closure, or the user's spans are lost.
+    @Test func spansInAJobClosureNeedTheJobsRecorder() async {
+        let lane = DispatchQueue(label: "closure-lane")
+        let (_, trace) = await withTraceRecording {
+            let token = Instrumentation.begin(.jobQueued(executor: "closure"))
+            await withCheckedContinuation { continuation in
+                lane.async {
+                    marker("without the recorder")
+                    Instrumentation.withRecorder(token?.recorder) { marker("with the recorder") }
+                    Instrumentation.withRecorder(nil) { marker("with no recorder") }
+                    continuation.resume()
+                }
+            }
+        }
+        #expect(markerNames(trace) == ["with the recorder"])
+    }
 }
