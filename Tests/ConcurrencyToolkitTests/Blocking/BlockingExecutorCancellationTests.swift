@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Cancellation before a job starts removes it; while it runs, the job sees it.
-@Suite struct BlockingExecutorCancellationTests {
+@Suite(.timingSensitive) struct BlockingExecutorCancellationTests {
     @Test func cancellingAQueuedJobThrowsAtOnceAndTheJobNeverRuns() async throws {
         let executor = BlockingExecutor(width: 1, label: "cancel-queued")
         let gate = DispatchSemaphore(value: 0)

@@ -8,7 +8,7 @@ import Testing
 /// The problems BlockingExecutor exists for, shown on this machine: blocking
 /// calls that would exhaust the cooperative pool, starve it, or deadlock it.
 /// Serialized so these timing-sensitive tests do not load each other.
-@Suite(.serialized) struct BlockingExecutorLoadTests {
+@Suite(.serialized, .timingSensitive) struct BlockingExecutorLoadTests {
     static let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     @Test func thirtyTwoBlockingCallsRunSideBySide() async throws {
