@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One `run` call in flight: its lifecycle (cancellation and interrupt
 /// actions), when it was submitted, and its FIFO ticket. The typed subclass
 /// holds the body and the continuation, so the FIFO stores one non-generic type.

@@ -28,8 +28,42 @@ import Testing
         await executor.shutdown()
     }
 
+    /// Runs in a child process of its own: the measurement is about what the
+    /// blocking jobs do to the cooperative pool, and the other suites of this
+    /// process (10,000-task floods included) share that pool.
     @Test func aHeartbeatOnTheCooperativePoolStaysOnTimeWhileBlockingJobsRun() async throws {
+        // The child reports its measurement on standard error; the verdict is taken here.
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let (worst, beats, peak) = try await BlockingExecutorLoadTests.heartbeatDuringBlockingJobs()
+            let micros = worst.components.seconds * 1_000_000 + worst.components.attoseconds / 1_000_000_000_000
+            FileHandle.standardError.write(Data("heartbeat \(micros) \(beats) \(peak)\n".utf8))
+        }
+        let report = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        let fields = try #require(report.split(separator: "\n").last { $0.hasPrefix("heartbeat ") })
+            .split(separator: " ").dropFirst().compactMap { Int($0) }
+        try #require(fields.count == 3, "unexpected report: \(report)")
+        let (worst, beats, peak) = (Duration.microseconds(fields[0]), fields[1], fields[2])
+        // Blocking these 64 calls in tasks would hold both pool threads for
+        // 300 ms at a time (lateness >= 300 ms). Off the pool the worst beat is
+        // typically 3-7 ms late here; up to ~100 ms was seen while the 2-core
+        // machine ran other builds (load average 10), hence 250 ms: it still
+        // catches starvation and does not flake.
+        #expect(worst < .milliseconds(250), "worst heartbeat lateness \(worst) over \(beats) beats")
+        #expect(beats >= 10)
+        #expect(peak == 64)
+    }
+
+    /// A 5 ms heartbeat on the cooperative pool while 64 jobs of 300 ms block
+    /// lanes: its worst lateness, the number of beats, and the peak lane count.
+    static func heartbeatDuringBlockingJobs() async throws -> (Duration, Int, Int) {
         let executor = BlockingExecutor(width: 64, label: "heartbeat")
+        // Warm-up: the first burst makes Dispatch create the 64 lane threads
+        // (pthread_create runs on the submitting pool thread). That one-time
+        // cost is not the starvation this test is about.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<64 { group.addTask { try await executor.run { _ = usleep(5_000) } } }
+            try await group.waitForAll()
+        }
         let jobs = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<64 { group.addTask { try await executor.run { _ = usleep(300_000) } } }
@@ -39,20 +73,16 @@ import Testing
         var worstLateness = Duration.zero
         var beats = 0
         let clock = ContinuousClock()
-        while executor.metrics.completed < 64 {
+        while executor.metrics.completed < 128 {
             let before = clock.now
             try await Task.sleep(for: .milliseconds(5))
             worstLateness = max(worstLateness, clock.now - before - .milliseconds(5))
             beats += 1
         }
         try await jobs.value
-        // Blocking these 64 calls in tasks would hold both pool threads for
-        // 300 ms at a time (lateness >= 300 ms); off the pool the heartbeat
-        // only pays for scheduling on a machine busy with other builds.
-        #expect(worstLateness < .milliseconds(150), "worst heartbeat lateness \(worstLateness) over \(beats) beats")
-        #expect(beats >= 10)
-        #expect(executor.metrics.peakRunning == 64)
+        let peak = executor.metrics.peakRunning
         await executor.shutdown()
+        return (worstLateness, beats, peak)
     }
 
     /// The talk's deadlock: more jobs than cores wait on a semaphore that only
