@@ -3,6 +3,8 @@ import Dispatch
 extension BlockingExecutor {
     /// Hands `first` to an idle lane. The lane then drains the FIFO until it
     /// is empty, so a busy executor pays one Dispatch hop per burst, not per job.
+    /// The burst runs at the QoS of `first`'s priority: Dispatch cannot change
+    /// the QoS of a block that is already running.
     func startLane(_ lane: Int, with first: BlockingWork) {
         let qosClass = first.qosClass
         if qosClass == .default {

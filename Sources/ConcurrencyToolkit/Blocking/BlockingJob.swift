@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One `run` call in flight: its lifecycle (cancellation and interrupt
 /// actions), when it was submitted, and its FIFO ticket. The typed subclass
 /// holds the body and the continuation, so the FIFO stores one non-generic type.
@@ -7,7 +5,7 @@ class BlockingJob: @unchecked Sendable {
     // @unchecked: `lifecycle` is a Mutex; `ticket` is read and written only
     // while holding the owning executor's state lock; the subclass's
     // continuation is written once, before the job is published through that lock.
-    let lifecycle = SanitizerVisibleMutex(BlockingJobLifecycle<@Sendable () -> Void>())
+    let lifecycle = SanitizedMutex(BlockingJobLifecycle<@Sendable () -> Void>())
     let submittedAt = ContinuousClock.now
     let priority: TaskPriority
     /// Set while the job waits in the FIFO. Guarded by the executor's state lock.
