@@ -21,7 +21,10 @@ extension BlockingExecutor {
         var work = first
         while true {
             let outcome = execute(work)
-            switch state.withLock({ $0.laneFinished(lane, outcome) }) {
+            let next = state.withLock { $0.laneFinished(lane, outcome) }
+            // Counted first, then resumed: a caller never sees metrics that miss its own job.
+            if case .job(let job) = work { job.resumeCaller() }
+            switch next {
             case .run(let next):
                 work = next
             case .idle(let waiters):
