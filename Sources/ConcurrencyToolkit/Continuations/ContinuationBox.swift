@@ -21,7 +21,7 @@ import Synchronization
 /// fallback out of this class keeps its `deinit` free of generic metadata
 /// lookups, which measured as the largest cost of the round trip.
 @usableFromInline
-class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
+class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sendable {
     // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS.
     @usableFromInline final let state: Atomic<UInt8>
     @usableFromInline final let raw: UnsafeContinuation<Success, Failure>
@@ -33,8 +33,6 @@ class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
     @usableFromInline final let links: ContinuationLinks
     /// The slot of the task's cancellation handler, if `onCancel` was given.
     @usableFromInline final let cancellationSlot: CancellationSlot?
-    /// Position in the timeout scheduler's heap; guarded by the scheduler's lock.
-    @usableFromInline final var timerIndex = -1
 
     @inlinable
     init(
@@ -50,6 +48,7 @@ class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
         if cancellationSlot != nil { links.insert(.cancellable) }
         if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
         self.links = links
+        super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
         }
@@ -124,29 +123,14 @@ class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
             ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite),
             to: scope)
     }
-}
 
-extension ContinuationBox: InterruptibleContinuation {
-    @usableFromInline final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
+    override final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
         guard case .finish = transition(event) else { return nil }
         // Timeouts and cancellation exist only on the throwing form (Failure == any Error).
         let error = (event == .timeout ? SafeContinuationError.timedOut : CancellationError()) as any Error as! Failure
         let raw = self.raw
         return { raw.resume(throwing: error) }
     }
-}
-
-/// What the timeout scheduler and a cancellation slot may do to a box they
-/// point to without owning it. They call these only under their own lock,
-/// which the box's `deinit` takes to detach, so the box is alive meanwhile.
-@usableFromInline
-protocol InterruptibleContinuation: AnyObject, Sendable {
-    /// Where the box sits in the scheduler's heap (-1: not there). Guarded by the scheduler's lock.
-    var timerIndex: Int { get set }
-    /// Claims the continuation for a timeout or cancellation; returns the
-    /// resumption to run after the caller's lock is released, or `nil` if
-    /// something else finished it first.
-    func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)?
 }
 
 /// Who else must hear when a box finishes, besides its waiter.
