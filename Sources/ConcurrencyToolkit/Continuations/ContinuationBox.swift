@@ -134,14 +134,16 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 }
 
 /// Who else must hear when a box finishes, besides its waiter.
+/// (Computed constants, not `static let`s: a stored static costs a
+/// once-check on every access, which showed up in the round-trip profile.)
 @usableFromInline
 struct ContinuationLinks: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt8
     @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Listed in ``PendingContinuations`` until it finishes.
-    @usableFromInline static let registered = ContinuationLinks(rawValue: 1)
+    @inlinable static var registered: ContinuationLinks { ContinuationLinks(rawValue: 1) }
     /// Has an entry in the shared timeout scheduler.
-    @usableFromInline static let timed = ContinuationLinks(rawValue: 2)
+    @inlinable static var timed: ContinuationLinks { ContinuationLinks(rawValue: 2) }
     /// Is pointed to by a cancellation slot.
-    @usableFromInline static let cancellable = ContinuationLinks(rawValue: 4)
+    @inlinable static var cancellable: ContinuationLinks { ContinuationLinks(rawValue: 4) }
 }

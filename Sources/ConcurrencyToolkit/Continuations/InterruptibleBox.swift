@@ -15,7 +15,7 @@ class InterruptibleBox: @unchecked Sendable {
     /// Position in the timeout scheduler's heap (-1: not there).
     @usableFromInline final var timerIndex = -1
 
-    @usableFromInline init() {}
+    @inlinable init() {}
 
     /// Claims the continuation for a timeout or cancellation; returns the
     /// resumption to run after the caller's lock is released, or `nil` if
