@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@Suite struct ResumeTests {
+@Suite(.timeLimit(.minutes(1))) struct ResumeTests {
     @Test func resumeFromADispatchQueue() async throws {
         let value = try await withSafeThrowingContinuation { (c: SafeContinuation<Int, any Error>) in
             DispatchQueue(label: "callback").async { c.resume(returning: 1) }
