@@ -183,3 +183,8 @@ struct ThrottleStateMachine<Buffer: ThrottleBuffer, Waiter, Pump> {
 
 extension ThrottleStateMachine: Sendable where Buffer: Sendable, Waiter: Sendable, Pump: Sendable {}
 extension ThrottleStateMachine.Phase: Sendable where Pump: Sendable {}
+// Actions leave the lock and are performed outside it, so they must be Sendable.
+extension ThrottleStateMachine.ReportAction: Sendable {}
+extension ThrottleStateMachine.PumpStep: Sendable where Waiter: Sendable {}
+extension ThrottleStateMachine.FinishAction: Sendable where Waiter: Sendable, Pump: Sendable {}
+extension ThrottleStateMachine.CancelAction: Sendable where Waiter: Sendable, Pump: Sendable {}

@@ -94,6 +94,8 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// Returns at once when nothing is pending. Calling it again, or after
     /// ``cancel()``, returns at once. It waits for the delivery even if the
     /// calling task is cancelled (a delivery is one short handler call).
+    /// Misuse: awaiting `finish()` from inside the handler waits for itself
+    /// and never returns.
     public func finish() async {
         await storage.finish()
     }
