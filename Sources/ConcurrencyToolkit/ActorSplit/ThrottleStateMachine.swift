@@ -55,9 +55,11 @@ struct ThrottleStateMachine<Buffer: ThrottleBuffer, Waiter, Pump> {
     @inlinable
     mutating func report(_ input: Buffer.Input) -> (action: ReportAction, leftover: Buffer.Input?) {
         switch phase {
-        case .finished, .cancelled:
+        case .finishing, .finished, .cancelled:
+            // Once finish() was called nothing new is accepted, so the final
+            // delivery is bounded even if producers keep reporting.
             return (.refused, input)
-        case .pumping, .finishing:
+        case .pumping:
             let (accepted, leftover) = buffer.add(input)
             if !accepted { refusedCount += 1 }
             return (accepted ? .none : .refused, leftover)
