@@ -2,7 +2,7 @@ import ConcurrencyToolkit
 import Synchronization
 import Testing
 
-/// A Swift Testing trait that turns every ``ContinuationMisuse`` inside a test
+/// A Swift Testing trait that turns every `ContinuationMisuse` inside a test
 /// into a recorded issue, so a double resume or a leaked continuation fails
 /// the test instead of scrolling by on standard error.
 ///
@@ -34,7 +34,7 @@ public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// ```
     public var isRecursive: Bool { true }
 
-    /// Creates the trait; usually spelled ``Trait/continuationMisuseIsAnIssue``.
+    /// Creates the trait; usually spelled `.continuationMisuseIsAnIssue`.
     ///
     /// ```swift
     /// @Test(ContinuationMisuseIsAnIssue()) func uploads() async throws { ... }
