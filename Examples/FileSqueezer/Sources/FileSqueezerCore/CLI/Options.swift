@@ -1,0 +1,127 @@
+/// The parsed command line.
+public struct Options: Sendable, Equatable {
+    public var folder: String?
+    public var jobs: Int
+    public var level = 6
+    public var force = false
+    public var quiet = false
+    public var json = false
+    public var recursive = false
+    public var output: String?
+    public var strategy = Strategy.parallel
+    public var demo = false
+    /// Size of the corpus made by `--demo` or `--make-corpus`, in MB.
+    public var corpusMegabytes = 32
+    /// Write the demo corpus here and exit (for benchmarks).
+    public var makeCorpus: String?
+    public var help = false
+
+    public init(jobs: Int) { self.jobs = jobs }
+}
+
+/// The command line is wrong; the message says how. Exit status 2.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+extension Options {
+    /// Parses `arguments` (without the program name).
+    ///
+    /// ```swift
+    /// let options = try Options.parse(["--jobs", "2", "--level", "9", "photos"], defaultJobs: 2)
+    /// ```
+    ///
+    /// Accepts `--name value` and `--name=value`. Throws ``UsageError`` for an
+    /// unknown option, a missing or out-of-range value, or a wrong number of folders.
+    public static func parse(_ arguments: [String], defaultJobs: Int) throws(UsageError) -> Options {
+        var options = Options(jobs: max(1, defaultJobs))
+        var remaining = arguments[...]
+        var folders: [String] = []
+        while let argument = remaining.popFirst() {
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+                return next
+            }
+            func number(in range: ClosedRange<Int>) throws(UsageError) -> Int {
+                let text = try value()
+                guard let number = Int(text), range.contains(number) else {
+                    throw UsageError(message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                }
+                return number
+            }
+            switch name {
+            case "-h", "--help": options.help = true
+            case "--jobs", "-j": options.jobs = try number(in: 1...1024)
+            case "--level": options.level = try number(in: 1...9)
+            case "--force", "-f": options.force = true
+            case "--quiet", "-q": options.quiet = true
+            case "--json": options.json = true
+            case "--recursive", "-r": options.recursive = true
+            case "--output", "-o": options.output = try value()
+            case "--strategy":
+                let text = try value()
+                guard let strategy = Strategy(rawValue: text) else {
+                    throw UsageError(message: "--strategy must be one of \(Strategy.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+                }
+                options.strategy = strategy
+            case "--demo": options.demo = true
+            case "--corpus-mb": options.corpusMegabytes = try number(in: 1...100_000)
+            case "--make-corpus": options.makeCorpus = try value()
+            case "--":
+                folders.append(contentsOf: remaining)
+                remaining = []
+            default:
+                if argument.hasPrefix("-"), argument != "-" {
+                    throw UsageError(message: "unknown option '\(argument)'")
+                }
+                folders.append(argument)
+            }
+        }
+        if options.help { return options }
+        if options.demo || options.makeCorpus != nil {
+            guard folders.isEmpty else { throw UsageError(message: "--demo and --make-corpus take no FOLDER") }
+            return options
+        }
+        guard folders.count == 1 else {
+            throw UsageError(message: folders.isEmpty ? "missing FOLDER" : "give exactly one FOLDER, not \(folders.count)")
+        }
+        options.folder = folders[0]
+        return options
+    }
+
+    /// The text `--help` prints.
+    public static let usage = """
+        USAGE: file-squeezer [options] FOLDER
+               file-squeezer --demo
+
+        Compresses every regular file in FOLDER to gzip format, in parallel,
+        writing NAME.gz beside each original. Originals are never changed.
+
+        OPTIONS:
+          -j, --jobs N          files compressed at once (default: active processor count)
+              --level 1-9       compression level (default 6)
+          -r, --recursive       include subfolders
+          -o, --output DIR      write the .gz files under DIR, mirroring subfolders
+          -f, --force           overwrite an existing .gz (without it, it is left and reported)
+          -q, --quiet           print only errors and the summary
+              --json            print a machine-readable summary on stdout
+              --strategy S      main-actor | actor | parallel (default parallel):
+                                the three stages of the WWDC22 talk, see the walkthrough
+              --demo            make a demo folder in a temporary directory and squeeze it
+              --corpus-mb N     size of the --demo / --make-corpus folder (default 32)
+              --make-corpus DIR write the demo files into DIR and exit (for benchmarks)
+          -h, --help            show this help
+
+        Files ending in .gz, symbolic links, FIFOs and devices are skipped with a note.
+        Ctrl-C stops all work, removes temporary files and exits with status 130.
+        Exit status: 0 all files compressed, 1 some file failed, 2 usage error.
+        """
+}
