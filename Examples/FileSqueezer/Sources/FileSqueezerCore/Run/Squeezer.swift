@@ -88,17 +88,25 @@ public final class Squeezer {
     private func forEachBounded(
         _ plans: [FilePlan], _ body: @escaping @Sendable (Int, FilePlan) async -> Void
     ) async {
+        let order = largestFirst(plans)
         await withTaskGroup(of: Void.self) { group in
             var next = 0
             func startNext() {
-                guard next < plans.count, !Task.isCancelled else { return }
-                let index = next, plan = plans[index]
+                guard next < order.count, !Task.isCancelled else { return }
+                let index = order[next], plan = plans[index]
                 next += 1
                 group.addTask { await body(index, plan) }
             }
             for _ in 0..<jobs { startNext() }
             while await group.next() != nil { startNext() }
         }
+    }
+
+    /// Plan indices, biggest file first: a file is never split across jobs,
+    /// so starting the big ones early keeps every job busy until the end
+    /// instead of leaving one big file running alone.
+    private func largestFirst(_ plans: [FilePlan]) -> [Int] {
+        plans.indices.sorted { plans[$0].size != plans[$1].size ? plans[$0].size > plans[$1].size : $0 < $1 }
     }
 
     private func finished(_ index: Int, _ outcome: FileOutcome) async {
