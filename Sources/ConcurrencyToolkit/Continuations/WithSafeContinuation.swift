@@ -31,37 +31,6 @@ public func withSafeContinuation<T>(
     }
 }
 
-/// Suspends the current task and calls `body` with a throwing ``SafeContinuation``.
-/// The waiter never hangs on a dropped continuation: it throws
-/// ``SafeContinuationError/leaked``.
-///
-/// ```swift
-/// func contents(of path: String) async throws -> [UInt8] {
-///     try await withSafeThrowingContinuation { continuation in
-///         legacyReader.read(path) { bytes, error in
-///             if let error { continuation.resume(throwing: error) }
-///             else { continuation.resume(returning: bytes) }
-///         }
-///     }
-/// }
-/// ```
-///
-/// - Parameters:
-///   - isolation: The actor the caller is isolated to; `body` runs there, synchronously.
-///   - body: Hands the continuation to a callback API. It runs before the task suspends.
-/// - Returns: The value passed to the winning `resume`.
-/// - Throws: The error passed to the winning `resume`, or ``SafeContinuationError/leaked``.
-public func withSafeThrowingContinuation<T>(
-    isolation: isolated (any Actor)? = #isolation,
-    function: String = #function, fileID: String = #fileID, line: Int = #line,
-    _ body: (SafeContinuation<T, any Error>) -> Void
-) async throws -> sending T {
-    try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
-        let site = ContinuationSite(function: function, fileID: fileID, line: line)
-        body(SafeContinuation(ContinuationBox(raw, ifLeaked: nil, site: site)))
-    }
-}
-
 /// Carries a value the compiler cannot prove safe to send, where the caller
 /// has proven it (a `sending` parameter moved exactly once).
 struct UncheckedSendable<Value>: @unchecked Sendable {

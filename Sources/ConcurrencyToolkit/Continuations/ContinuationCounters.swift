@@ -1,0 +1,23 @@
+import Synchronization
+
+/// Process-wide counts of the ways continuations finished other than a plain
+/// resume. Touched only on those rare paths; read by ``PendingContinuations/snapshot()``.
+final class ContinuationCounters: Sendable {
+    static let shared = ContinuationCounters()
+
+    let timedOut = Atomic<Int>(0)
+    let cancelled = Atomic<Int>(0)
+    let leaked = Atomic<Int>(0)
+    /// Resumes that arrived after a timeout, cancellation or leak had already
+    /// resumed the waiter: expected, dropped without a report, but worth seeing.
+    let lateResumes = Atomic<Int>(0)
+
+    func count(_ finished: ContinuationState) {
+        switch finished {
+        case .timedOut: timedOut.add(1, ordering: .relaxed)
+        case .cancelled: cancelled.add(1, ordering: .relaxed)
+        case .leaked: leaked.add(1, ordering: .relaxed)
+        case .pending, .resumed: break
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Suspends the current task and calls `body` with a throwing ``SafeContinuation``.
+/// The waiter never hangs on a dropped continuation, and can be given a
+/// timeout and a way to stop the callback API when the task is cancelled.
+///
+/// ```swift
+/// func download(_ url: URL) async throws -> Data {
+///     let request = LegacyDownloader.Request(url)
+///     return try await withSafeThrowingContinuation(timeout: .seconds(30), onCancel: { request.cancel() }) {
+///         continuation in
+///         request.start { data, error in
+///             if let error { continuation.resume(throwing: error) }
+///             else { continuation.resume(returning: data ?? Data()) }
+///         }
+///     }
+/// }
+/// ```
+///
+/// - Leak: when every copy of the continuation is dropped without a resume,
+///   the waiter throws ``SafeContinuationError/leaked`` and a
+///   ``ContinuationMisuse/Kind/leaked`` report goes to the handler in effect here.
+/// - Timeout: `timeout` after the call, a waiter not yet resumed throws
+///   ``SafeContinuationError/timedOut`` (typically within a millisecond of the
+///   deadline, plus scheduling delay). The timeout costs no thread and no
+///   task: all timeouts share one timer.
+/// - Cancellation with `onCancel`: when the task is cancelled, the waiter
+///   throws `CancellationError` at once and `onCancel` runs exactly once, on
+///   the cancelling thread, so the callback API can stop. If the task is
+///   already cancelled when this is called, `body` does not run; the waiter
+///   throws `CancellationError` and `onCancel` still runs once. `onCancel`
+///   does not run when the waiter had already been resumed.
+/// - Cancellation without `onCancel`: nothing happens, as with the standard
+///   library's continuations; the waiter keeps waiting for a resume, a leak,
+///   or the timeout.
+/// - A resume that arrives after a timeout or cancellation is expected: it
+///   returns `false` and is dropped without a report (it is counted in
+///   ``PendingContinuations/Snapshot/lateResumes``).
+///
+/// - Parameters:
+///   - isolation: The actor the caller is isolated to; `body` runs there, synchronously.
+///   - timeout: How long to wait for a resume; `nil` waits without limit.
+///   - onCancel: Stops the callback API when the task is cancelled. Runs on the
+///     thread that cancels the task, possibly while `body` is still running;
+///     keep it short, thread-safe, and non-blocking.
+///   - body: Hands the continuation to a callback API. It runs before the task suspends.
+/// - Returns: The value passed to the winning `resume`.
+/// - Throws: The error passed to the winning `resume`, ``SafeContinuationError/leaked``,
+///   ``SafeContinuationError/timedOut``, or `CancellationError`.
+public func withSafeThrowingContinuation<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    timeout: Duration? = nil,
+    onCancel: (@Sendable () -> Void)? = nil,
+    function: String = #function, fileID: String = #fileID, line: Int = #line,
+    _ body: (SafeContinuation<T, any Error>) -> Void
+) async throws -> sending T {
+    guard timeout != nil || onCancel != nil else {
+        // The plain path: one allocation, the box.
+        return try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
+            let site = ContinuationSite(function: function, fileID: fileID, line: line)
+            body(SafeContinuation(ContinuationBox(raw, ifLeaked: nil, site: site)))
+        }
+    }
+    let site = ContinuationSite(function: function, fileID: fileID, line: line)
+    guard let onCancel else {
+        return try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
+            body(SafeContinuation(makeTimedBox(raw, site: site, timeout: timeout)))
+        }
+    }
+    if Task.isCancelled {
+        onCancel()
+        throw CancellationError()
+    }
+    let slot = CancellationSlot()
+    let value = try await withTaskCancellationHandler {
+        UncheckedSendable(
+            try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
+                let box = makeTimedBox(raw, site: site, timeout: timeout)
+                // Cancelled while we got here: the box is finished, the body skipped.
+                guard slot.arm(box) else { return }
+                body(SafeContinuation(box))
+            })
+    } onCancel: {
+        if slot.cancel() { onCancel() }
+    }
+    return value.value
+}
+
+/// A box with its timeout, if any, scheduled.
+private func makeTimedBox<T>(
+    _ raw: UnsafeContinuation<T, any Error>, site: ContinuationSite, timeout: Duration?
+) -> ContinuationBox<T, any Error> {
+    let box = ContinuationBox(raw, ifLeaked: nil, site: site, timeout: timeout)
+    if let timeout { TimeoutScheduler.shared.schedule(box, after: timeout) }
+    return box
+}
