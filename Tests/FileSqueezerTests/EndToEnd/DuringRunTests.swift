@@ -30,7 +30,7 @@ struct DuringRunTests {
     @Test("a file that vanishes or changes size during the run fails with the reason; others complete")
     func filesChangeUnderTheRun() throws {
         let scratch = try Scratch()
-        try scratch.file("in/a-slow.txt", Self.slowFile(megabytes: 24))
+        try scratch.file("in/a-slow.txt", Self.slowFile(megabytes: 8))
         try scratch.file("in/b-vanishes.txt", Sample.text(10_000))
         try scratch.file("in/c-grows.txt", Sample.text(10_000, seed: 3))
         try scratch.file("in/d-fine.txt", Sample.text(10_000, seed: 4))

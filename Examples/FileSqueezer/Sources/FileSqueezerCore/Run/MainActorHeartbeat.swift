@@ -15,8 +15,10 @@ final class MainActorHeartbeat {
         last = .now
         task = Task { @MainActor [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: self?.interval ?? .zero)
+                // Beat first: the wait for this task's first turn on the
+                // main actor is a stall too (stage 1 blocks it from the start).
                 self?.beat()
+                try? await Task.sleep(for: self?.interval ?? .zero)
             }
         }
     }
