@@ -22,8 +22,13 @@ enum SqueezerProcess {
     }
 
     /// Starts the binary with output going to files (no pipe can fill up).
-    static func start(_ arguments: [String], prefix: [String] = [], in scratch: Scratch) throws -> (Process, URL, URL) {
+    static func start(
+        _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], in scratch: Scratch
+    ) throws -> (Process, URL, URL) {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = scratch.url.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let err = scratch.url.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -42,8 +47,10 @@ enum SqueezerProcess {
         return (process, out, err)
     }
 
-    static func run(_ arguments: [String], prefix: [String] = [], in scratch: Scratch) throws -> SqueezerRun {
-        let (process, out, err) = try start(arguments, prefix: prefix, in: scratch)
+    static func run(
+        _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], in scratch: Scratch
+    ) throws -> SqueezerRun {
+        let (process, out, err) = try start(arguments, prefix: prefix, environment: environment, in: scratch)
         process.waitUntilExit()
         return try collect(process, out, err)
     }
