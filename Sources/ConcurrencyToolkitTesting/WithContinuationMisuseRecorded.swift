@@ -27,7 +27,7 @@ public func withContinuationMisuseRecorded<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Result
 ) async rethrows -> (result: Result, misuses: [ContinuationMisuse]) {
-    let recorded = Mutex<[ContinuationMisuse]>([])
+    let recorded = SanitizedMutex<[ContinuationMisuse]>([])
     let result = try await withContinuationMisuseHandler(
         .custom { misuse in recorded.withLock { $0.append(misuse) } },
         isolation: isolation, operation: operation)

@@ -2,49 +2,65 @@ import Synchronization
 
 /// Connects a task's cancellation handler to a continuation that does not
 /// exist yet when the handler is installed (the runtime runs the handler at
-/// once if the task is already cancelled). Holds the continuation weakly, so
-/// an armed handler never hides a leak.
+/// once if the task is already cancelled).
+///
+/// Like the timeout scheduler it does not own the box: the box detaches
+/// itself in its `deinit` under this slot's lock, so the pointer is valid
+/// whenever the lock is held and the state is `.armed`.
+@usableFromInline
 final class CancellationSlot: @unchecked Sendable {
-    // @unchecked: `continuation` is written once, before the releasing CAS that
-    // publishes `.armed`, and read only after an acquiring CAS that saw `.armed`.
-    private let state = Atomic<UInt8>(CancellationSlotState.waiting.rawValue)
-    private weak var continuation: (any InterruptibleContinuation)?
+    // @unchecked + unowned(unsafe): `continuation` is only used under `guarded`'s lock.
+    private struct Guarded {
+        var state = CancellationSlotState.waiting
+        unowned(unsafe) var continuation: (any InterruptibleContinuation)?
+    }
 
-    init() {}
+    private let guarded = SanitizedMutex(Guarded())
+
+    @usableFromInline init() {}
 
     /// Called once, right after the continuation is created. `false` means the
     /// task was cancelled meanwhile and the continuation has been finished.
-    func arm(_ continuation: some InterruptibleContinuation) -> Bool {
-        self.continuation = continuation
-        switch move({ $0.onArm() }) {
+    @usableFromInline
+    func arm(_ continuation: any InterruptibleContinuation) -> Bool {
+        let outcome = guarded.withLock { guarded in
+            guarded.continuation = continuation
+            return guarded.state.arm()
+        }
+        switch outcome {
         case .proceed:
             return true
         case .finishCancelled:
-            _ = continuation.cancel()
+            // The caller holds the box, so it is alive without the lock.
+            continuation.interrupt(.cancel)?()
             return false
         }
     }
 
     /// Called from the task's cancellation handler. Returns whether `onCancel`
-    /// should run: cancellation resumed (or will resume) the waiter.
+    /// should run: cancellation resumed (or is about to resume) the waiter.
+    @usableFromInline
     func cancel() -> Bool {
-        switch move({ $0.onCancel() }) {
+        let (outcome, resume) = guarded.withLock { guarded -> (CancellationSlotState.CancelOutcome, (() -> Void)?) in
+            let outcome = guarded.state.cancel()
+            guard outcome == .interruptArmed, let continuation = guarded.continuation else { return (outcome, nil) }
+            return (outcome, continuation.interrupt(.cancel))
+        }
+        switch outcome {
         case .callOnCancel: return true
-        case .cancelArmed: return continuation?.cancel() ?? false
+        case .interruptArmed:
+            guard let resume else { return false }
+            resume()
+            return true
         case .ignore: return false
         }
     }
 
-    private func move<Outcome>(_ event: (CancellationSlotState) -> (next: CancellationSlotState, outcome: Outcome))
-        -> Outcome
-    {
-        var current = CancellationSlotState(rawValue: state.load(ordering: .acquiring))!
-        while true {
-            let (next, outcome) = event(current)
-            let (exchanged, original) = state.compareExchange(
-                expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
-            if exchanged { return outcome }
-            current = CancellationSlotState(rawValue: original)!
+    /// Called from the box's `deinit`.
+    func detach() {
+        guarded.withLock { guarded in
+            guarded.state.detach()
+            guarded.continuation = nil
         }
     }
 }

@@ -1,14 +1,17 @@
-/// Who got there first: the continuation being set up, or the task's
-/// cancellation. A pure value, moved by `CancellationSlot` with one CAS.
+/// Who got there first: the continuation being set up, the task's
+/// cancellation, or the continuation going away. A pure value; the
+/// `CancellationSlot` moves it under its lock.
 ///
 /// ```
 /// waiting ──arm──▶ armed ──cancel──▶ cancelled   (cancel finishes the continuation)
+///    │               └──detach──▶ detached       (the box was freed; cancel does nothing)
 ///    └──cancel──▶ cancelled ──arm──▶ cancelled   (arm finishes it; the body never runs)
 /// ```
-enum CancellationSlotState: UInt8, Sendable {
+enum CancellationSlotState: Sendable, Equatable {
     case waiting
     case armed
     case cancelled
+    case detached
 
     enum ArmOutcome: Equatable {
         /// Go on: run the body; a later cancellation will find the continuation.
@@ -21,25 +24,39 @@ enum CancellationSlotState: UInt8, Sendable {
     enum CancelOutcome: Equatable {
         /// Nothing is armed yet; `arm` will finish the continuation. Call `onCancel`.
         case callOnCancel
-        /// Cancel the armed continuation; call `onCancel` if that resumed the waiter.
-        case cancelArmed
-        /// Already cancelled (cannot happen: the runtime cancels once). Nothing to do.
+        /// Interrupt the armed continuation; call `onCancel` if that resumed the waiter.
+        case interruptArmed
+        /// Nothing to do: already cancelled, or the continuation is gone.
         case ignore
     }
 
-    func onArm() -> (next: Self, outcome: ArmOutcome) {
+    mutating func arm() -> ArmOutcome {
         switch self {
-        case .waiting: (.armed, .proceed)
-        case .cancelled: (.cancelled, .finishCancelled)
-        case .armed: preconditionFailure("a cancellation slot is armed once")
+        case .waiting:
+            self = .armed
+            return .proceed
+        case .cancelled:
+            return .finishCancelled
+        case .armed, .detached:
+            preconditionFailure("a cancellation slot is armed once, before its box can go away")
         }
     }
 
-    func onCancel() -> (next: Self, outcome: CancelOutcome) {
+    mutating func cancel() -> CancelOutcome {
         switch self {
-        case .waiting: (.cancelled, .callOnCancel)
-        case .armed: (.cancelled, .cancelArmed)
-        case .cancelled: (.cancelled, .ignore)
+        case .waiting:
+            self = .cancelled
+            return .callOnCancel
+        case .armed:
+            self = .cancelled
+            return .interruptArmed
+        case .cancelled, .detached:
+            return .ignore
         }
+    }
+
+    /// The box is being freed; the slot must forget it.
+    mutating func detach() {
+        if self == .armed { self = .detached }
     }
 }

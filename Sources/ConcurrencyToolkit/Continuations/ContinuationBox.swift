@@ -11,31 +11,44 @@ import Synchronization
 /// still detected while a timeout or a cancellation handler is armed. (A weak
 /// reference that they load for a moment is always used to finish the box, so
 /// dropping it can never be the drop of a pending box.)
+///
+/// The hot path (create, resume, drop) is `@inlinable` so callers get it
+/// specialized: unspecialized generic code would look up type metadata on
+/// every call and cost several times `CheckedContinuation`'s round trip.
+///
+/// This class serves the throwing form: a leak throws. The non-throwing form
+/// uses ``FallbackContinuationBox``, which adds the fallback value. Keeping the
+/// fallback out of this class keeps its `deinit` free of generic metadata
+/// lookups, which measured as the largest cost of the round trip.
 @usableFromInline
-final class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS;
-    // `fallback` is read only by that winner (in `deinit`, when nobody else
-    // can touch the box) and never mutated after init.
-    private let state = Atomic<UInt8>(ContinuationState.pending.rawValue)
-    private let raw: UnsafeContinuation<Success, Failure>
-    private let fallback: Success?
-    let site: ContinuationSite
+class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
+    // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS.
+    @usableFromInline final let state: Atomic<UInt8>
+    @usableFromInline final let raw: UnsafeContinuation<Success, Failure>
+    @usableFromInline final let site: ContinuationSite
     /// The scoped handler in effect at creation (nil: the process-wide one).
-    private let scope: ContinuationMisuseHandler?
+    @usableFromInline final let scope: ContinuationMisuseHandler?
     /// Who else must hear when this box finishes. Empty on the plain path, so
     /// finishing costs one branch there.
-    private let links: ContinuationLinks
+    @usableFromInline final let links: ContinuationLinks
+    /// The slot of the task's cancellation handler, if `onCancel` was given.
+    @usableFromInline final let cancellationSlot: CancellationSlot?
+    /// Position in the timeout scheduler's heap; guarded by the scheduler's lock.
+    @usableFromInline final var timerIndex = -1
 
+    @inlinable
     init(
-        _ raw: UnsafeContinuation<Success, Failure>, ifLeaked fallback: consuming Success?,
-        site: ContinuationSite, timeout: Duration? = nil
+        _ raw: UnsafeContinuation<Success, Failure>, site: ContinuationSite,
+        timeout: Duration? = nil, cancellationSlot: CancellationSlot? = nil
     ) {
+        self.state = Atomic(ContinuationState.pending.rawValue)
         self.raw = raw
-        self.fallback = fallback
         self.site = site
         self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
+        self.cancellationSlot = cancellationSlot
         var links: ContinuationLinks = timeout == nil ? [] : .timed
-        if PendingContinuations.isTrackingEnabled { links.insert(.registered) }
+        if cancellationSlot != nil { links.insert(.cancellable) }
+        if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
         self.links = links
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
@@ -43,53 +56,54 @@ final class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
     }
 
     deinit {
+        if links.contains(.timed) { TimeoutScheduler.shared.remove(at: { timerIndex }) }
+        cancellationSlot?.detach()
+        // A FallbackContinuationBox has already finished the leak in its own deinit.
         guard transition(.lastCopyDropped) == .finish(.leaked) else { return }
-        ContinuationMisuseHandler.deliver(
-            ContinuationMisuse(kind: .leaked, creationSite: site), to: scope)
-        if let fallback {
-            raw.resume(returning: fallback)
-        } else {
-            // Only the throwing form (Failure == any Error) has no fallback.
-            raw.resume(throwing: SafeContinuationError.leaked as! Failure)
-        }
+        reportLeak()
+        // Only the throwing form (Failure == any Error) gets here.
+        raw.resume(throwing: SafeContinuationError.leaked as! Failure)
+    }
+
+    final func reportLeak() {
+        ContinuationMisuseHandler.deliver(ContinuationMisuse(kind: .leaked, creationSite: site), to: scope)
     }
 
     /// Moves the state for `event` with one CAS and says what the caller must do.
-    @inline(__always)
-    func transition(_ event: ContinuationState.Event) -> ContinuationState.Outcome {
+    @inlinable @inline(__always)
+    final func transition(_ event: ContinuationState.Event) -> ContinuationState.Outcome {
         var current = ContinuationState(rawValue: state.load(ordering: .relaxed))!
         while true {
             let outcome = current.on(event)
             guard case .finish(let next) = outcome else {
-                if outcome == .dropLate { ContinuationCounters.shared.lateResumes.add(1, ordering: .relaxed) }
+                if outcome == .dropLate { ContinuationCounters.countLateResume() }
                 return outcome
             }
             let (exchanged, original) = state.compareExchange(
                 expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
             if exchanged {
-                if !links.isEmpty || next != .resumed { finished(as: next) }
+                if links.contains(.registered) || next != .resumed { finished(as: next) }
                 return outcome
             }
             current = ContinuationState(rawValue: original)!
         }
     }
 
-    /// Bookkeeping for the rare paths: registry, scheduler, counters.
-    @inline(never)
-    private func finished(as next: ContinuationState) {
+    /// Bookkeeping for the rare paths: registry, counters.
+    @usableFromInline @inline(never)
+    final func finished(as next: ContinuationState) {
         if links.contains(.registered) { PendingContinuations.unregister(ObjectIdentifier(self)) }
-        if links.contains(.timed) { TimeoutScheduler.shared.noteFinished() }
         ContinuationCounters.shared.count(next)
     }
 
     /// The current state (for diagnostics and tests; it may change right after).
-    var currentState: ContinuationState {
+    final var currentState: ContinuationState {
         ContinuationState(rawValue: state.load(ordering: .acquiring))!
     }
 
     /// Resumes the waiter with `result` if this call wins; otherwise reports or drops.
-    @inline(__always)
-    func resume(with result: sending Result<Success, Failure>, at resumeSite: @autoclosure () -> ContinuationSite)
+    @inlinable @inline(__always)
+    final func resume(with result: sending Result<Success, Failure>, at resumeSite: @autoclosure () -> ContinuationSite)
         -> Bool
     {
         switch transition(.resume) {
@@ -97,53 +111,53 @@ final class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
             raw.resume(with: result)
             return true
         case .reportExtraResume:
-            ContinuationMisuseHandler.deliver(
-                ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite()),
-                to: scope)
+            reportExtraResume(at: resumeSite())
             return false
         case .dropLate, .ignore:
             return false
         }
     }
 
-    /// Finishes a pending continuation on behalf of the toolkit (timeout,
-    /// cancellation). Returns whether it won; a later user resume is dropped.
-    func finish(_ event: ContinuationState.Event, throwing error: Failure) -> Bool {
-        guard case .finish = transition(event) else { return false }
-        raw.resume(throwing: error)
-        return true
+    @usableFromInline @inline(never)
+    final func reportExtraResume(at resumeSite: ContinuationSite) {
+        ContinuationMisuseHandler.deliver(
+            ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite),
+            to: scope)
     }
 }
 
 extension ContinuationBox: InterruptibleContinuation {
-    var isFinished: Bool { currentState != .pending }
-
-    func timeOut() {
-        // Timeouts exist only on the throwing form, where Failure == any Error.
-        _ = finish(.timeout, throwing: SafeContinuationError.timedOut as! Failure)
-    }
-
-    func cancel() -> Bool {
-        finish(.cancel, throwing: CancellationError() as! Failure)
+    @usableFromInline final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
+        guard case .finish = transition(event) else { return nil }
+        // Timeouts and cancellation exist only on the throwing form (Failure == any Error).
+        let error = (event == .timeout ? SafeContinuationError.timedOut : CancellationError()) as any Error as! Failure
+        let raw = self.raw
+        return { raw.resume(throwing: error) }
     }
 }
 
-/// What the timeout scheduler and a cancellation handler may do to a box they
-/// reach through a weak reference.
+/// What the timeout scheduler and a cancellation slot may do to a box they
+/// point to without owning it. They call these only under their own lock,
+/// which the box's `deinit` takes to detach, so the box is alive meanwhile.
+@usableFromInline
 protocol InterruptibleContinuation: AnyObject, Sendable {
-    /// Whether the continuation no longer waits (resumed, timed out, cancelled, leaked).
-    var isFinished: Bool { get }
-    /// Resumes the waiter with `SafeContinuationError.timedOut` if still pending.
-    func timeOut()
-    /// Resumes the waiter with `CancellationError` if still pending; returns whether it did.
-    func cancel() -> Bool
+    /// Where the box sits in the scheduler's heap (-1: not there). Guarded by the scheduler's lock.
+    var timerIndex: Int { get set }
+    /// Claims the continuation for a timeout or cancellation; returns the
+    /// resumption to run after the caller's lock is released, or `nil` if
+    /// something else finished it first.
+    func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)?
 }
 
 /// Who else must hear when a box finishes, besides its waiter.
+@usableFromInline
 struct ContinuationLinks: OptionSet, Sendable {
-    let rawValue: UInt8
+    @usableFromInline let rawValue: UInt8
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Listed in ``PendingContinuations`` until it finishes.
-    static let registered = ContinuationLinks(rawValue: 1)
+    @usableFromInline static let registered = ContinuationLinks(rawValue: 1)
     /// Has an entry in the shared timeout scheduler.
-    static let timed = ContinuationLinks(rawValue: 2)
+    @usableFromInline static let timed = ContinuationLinks(rawValue: 2)
+    /// Is pointed to by a cancellation slot.
+    @usableFromInline static let cancellable = ContinuationLinks(rawValue: 4)
 }

@@ -2,8 +2,9 @@ import Synchronization
 
 /// Process-wide counts of the ways continuations finished other than a plain
 /// resume. Touched only on those rare paths; read by ``PendingContinuations/snapshot()``.
+@usableFromInline
 final class ContinuationCounters: Sendable {
-    static let shared = ContinuationCounters()
+    @usableFromInline static let shared = ContinuationCounters()
 
     let timedOut = Atomic<Int>(0)
     let cancelled = Atomic<Int>(0)
@@ -12,6 +13,12 @@ final class ContinuationCounters: Sendable {
     /// resumed the waiter: expected, dropped without a report, but worth seeing.
     let lateResumes = Atomic<Int>(0)
 
+    @usableFromInline @inline(never)
+    static func countLateResume() {
+        shared.lateResumes.add(1, ordering: .relaxed)
+    }
+
+    @usableFromInline
     func count(_ finished: ContinuationState) {
         switch finished {
         case .timedOut: timedOut.add(1, ordering: .relaxed)

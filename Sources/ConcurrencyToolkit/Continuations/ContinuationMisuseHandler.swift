@@ -115,7 +115,7 @@ public struct ContinuationMisuseHandler: Sendable {
         var bootstrapSite: String?
     }
 
-    static let processWide = Mutex(ProcessWide())
+    static let processWide = SanitizedMutex(ProcessWide())
 
     @TaskLocal static var scoped: ContinuationMisuseHandler?
 
@@ -124,12 +124,13 @@ public struct ContinuationMisuseHandler: Sendable {
     static let activeScopes = Atomic<Int>(0)
 
     /// The scoped handler, or `nil` when no scope is active for this task.
-    @inline(__always)
+    @usableFromInline
     static func scopedHandlerIfAny() -> ContinuationMisuseHandler? {
         activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped
     }
 
     /// Reports to `scope` if given, else to the process-wide handler.
+    @usableFromInline
     static func deliver(_ misuse: ContinuationMisuse, to scope: ContinuationMisuseHandler?) {
         let handler = scope ?? processWide.withLock { $0.handler }
         handler.report(misuse)

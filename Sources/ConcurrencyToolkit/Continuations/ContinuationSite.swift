@@ -20,6 +20,7 @@ public struct ContinuationSite: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// let here = ContinuationSite()   // this very line
     /// ```
+    @inlinable
     public init(function: String = #function, fileID: String = #fileID, line: Int = #line) {
         self.function = function
         self.fileID = fileID

@@ -10,6 +10,7 @@
 ///    │  ├──cancel───▶ cancelled    (a later resume is dropped silently)
 ///    └──last copy dropped──▶ leaked
 /// ```
+@usableFromInline
 enum ContinuationState: UInt8, Sendable {
     case pending
     case resumed
@@ -18,7 +19,8 @@ enum ContinuationState: UInt8, Sendable {
     case leaked
 
     /// What happens when someone tries to finish a continuation in this state.
-    enum Outcome: Equatable {
+    @usableFromInline
+    enum Outcome: Equatable, Sendable {
         /// This caller won: move to the new state and resume the waiter.
         case finish(ContinuationState)
         /// Already resumed by user code: report `.resumedMoreThanOnce`.
@@ -30,10 +32,12 @@ enum ContinuationState: UInt8, Sendable {
         case ignore
     }
 
-    enum Event {
+    @usableFromInline
+    enum Event: Sendable {
         case resume, timeout, cancel, lastCopyDropped
     }
 
+    @inlinable
     func on(_ event: Event) -> Outcome {
         switch (self, event) {
         case (.pending, .resume): .finish(.resumed)

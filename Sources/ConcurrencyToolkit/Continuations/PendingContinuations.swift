@@ -36,7 +36,7 @@ public enum PendingContinuations {
     /// #endif
     /// ```
     public static var isTracking: Bool {
-        get { isTrackingEnabled }
+        get { isTrackingEnabled() }
         set { tracking.store(newValue, ordering: .relaxed) }
     }
 
@@ -90,18 +90,20 @@ public enum PendingContinuations {
     }
 
     static let tracking = Atomic<Bool>(environmentAsksForTracking())
-    static let registry = Mutex<[ObjectIdentifier: Registration]>([:])
+    static let registry = SanitizedMutex<[ObjectIdentifier: Registration]>([:])
 
     /// One relaxed load: the only cost the registry adds to the plain path.
-    @inline(__always)
-    static var isTrackingEnabled: Bool { tracking.load(ordering: .relaxed) }
+    @usableFromInline
+    static func isTrackingEnabled() -> Bool { tracking.load(ordering: .relaxed) }
 
+    @usableFromInline
     static func register(_ id: ObjectIdentifier, site: ContinuationSite, timeout: Duration?) {
         let registration = Registration(
             site: site, created: .now, priority: Task.currentPriority, timeout: timeout)
         registry.withLock { $0[id] = registration }
     }
 
+    @usableFromInline
     static func unregister(_ id: ObjectIdentifier) {
         // The box is still alive here (its finishing transition runs before
         // its memory can be reused), so `id` cannot name a newer box yet.

@@ -31,7 +31,7 @@
 public struct SafeContinuation<Success, Failure: Error>: Sendable {
     @usableFromInline let box: ContinuationBox<Success, Failure>
 
-    @usableFromInline init(_ box: ContinuationBox<Success, Failure>) {
+    @inlinable init(_ box: ContinuationBox<Success, Failure>) {
         self.box = box
     }
 
@@ -44,7 +44,7 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// - Returns: `true` if this call resumed the waiter; `false` if it had been
     ///   resumed already (reported as misuse) or was finished by a timeout or
     ///   cancellation (dropped silently). The value is discarded then.
-    @discardableResult
+    @inlinable @discardableResult
     public func resume(
         returning value: sending Success,
         function: String = #function, fileID: String = #fileID, line: Int = #line
@@ -59,7 +59,7 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func resume(
         throwing error: Failure,
         function: String = #function, fileID: String = #fileID, line: Int = #line
@@ -74,7 +74,7 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func resume(
         with result: sending Result<Success, Failure>,
         function: String = #function, fileID: String = #fileID, line: Int = #line
@@ -98,7 +98,7 @@ extension SafeContinuation where Success == Void {
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func resume(function: String = #function, fileID: String = #fileID, line: Int = #line) -> Bool {
         box.resume(with: .success(()), at: ContinuationSite(function: function, fileID: fileID, line: line))
     }
@@ -114,7 +114,7 @@ extension SafeContinuation where Failure == any Error {
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func resume<E: Error>(
         with result: sending Result<Success, E>,
         function: String = #function, fileID: String = #fileID, line: Int = #line

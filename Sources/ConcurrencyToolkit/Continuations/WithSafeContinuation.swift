@@ -16,6 +16,7 @@
 ///     dropped without a resume (a ``ContinuationMisuse/Kind/leaked`` report is made too).
 ///   - body: Hands the continuation to a callback API. It runs before the task suspends.
 /// - Returns: The value passed to the winning `resume`, or `fallback` after a leak.
+@inlinable
 public func withSafeContinuation<T>(
     isolation: isolated (any Actor)? = #isolation,
     ifLeaked fallback: sending T,
@@ -27,13 +28,14 @@ public func withSafeContinuation<T>(
     let fallback = UncheckedSendable(fallback)
     return await withUnsafeContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, Never>) in
         let site = ContinuationSite(function: function, fileID: fileID, line: line)
-        body(SafeContinuation(ContinuationBox(raw, ifLeaked: fallback.value, site: site)))
+        body(SafeContinuation(FallbackContinuationBox(raw, ifLeaked: fallback.value, site: site)))
     }
 }
 
 /// Carries a value the compiler cannot prove safe to send, where the caller
 /// has proven it (a `sending` parameter moved exactly once).
+@usableFromInline
 struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: consuming sending Value) { self.value = value }
+    @usableFromInline let value: Value
+    @inlinable init(_ value: consuming sending Value) { self.value = value }
 }

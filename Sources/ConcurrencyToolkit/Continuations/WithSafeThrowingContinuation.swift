@@ -45,6 +45,7 @@
 /// - Returns: The value passed to the winning `resume`.
 /// - Throws: The error passed to the winning `resume`, ``SafeContinuationError/leaked``,
 ///   ``SafeContinuationError/timedOut``, or `CancellationError`.
+@inlinable
 public func withSafeThrowingContinuation<T>(
     isolation: isolated (any Actor)? = #isolation,
     timeout: Duration? = nil,
@@ -56,7 +57,7 @@ public func withSafeThrowingContinuation<T>(
         // The plain path: one allocation, the box.
         return try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
             let site = ContinuationSite(function: function, fileID: fileID, line: line)
-            body(SafeContinuation(ContinuationBox(raw, ifLeaked: nil, site: site)))
+            body(SafeContinuation(ContinuationBox(raw, site: site)))
         }
     }
     let site = ContinuationSite(function: function, fileID: fileID, line: line)
@@ -65,15 +66,13 @@ public func withSafeThrowingContinuation<T>(
             body(SafeContinuation(makeTimedBox(raw, site: site, timeout: timeout)))
         }
     }
-    if Task.isCancelled {
-        onCancel()
-        throw CancellationError()
-    }
+    // Already cancelled: the runtime runs the handler below at once, before the
+    // continuation exists; `arm` then finishes it without running `body`.
     let slot = CancellationSlot()
     let value = try await withTaskCancellationHandler {
         UncheckedSendable(
             try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
-                let box = makeTimedBox(raw, site: site, timeout: timeout)
+                let box = makeTimedBox(raw, site: site, timeout: timeout, cancellationSlot: slot)
                 // Cancelled while we got here: the box is finished, the body skipped.
                 guard slot.arm(box) else { return }
                 body(SafeContinuation(box))
@@ -85,10 +84,12 @@ public func withSafeThrowingContinuation<T>(
 }
 
 /// A box with its timeout, if any, scheduled.
-private func makeTimedBox<T>(
-    _ raw: UnsafeContinuation<T, any Error>, site: ContinuationSite, timeout: Duration?
+@inlinable
+func makeTimedBox<T>(
+    _ raw: UnsafeContinuation<T, any Error>, site: ContinuationSite, timeout: Duration?,
+    cancellationSlot: CancellationSlot? = nil
 ) -> ContinuationBox<T, any Error> {
-    let box = ContinuationBox(raw, ifLeaked: nil, site: site, timeout: timeout)
+    let box = ContinuationBox(raw, site: site, timeout: timeout, cancellationSlot: cancellationSlot)
     if let timeout { TimeoutScheduler.shared.schedule(box, after: timeout) }
     return box
 }

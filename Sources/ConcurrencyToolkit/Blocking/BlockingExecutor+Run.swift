@@ -1,0 +1,74 @@
+extension BlockingExecutor {
+    /// Runs `body` on one of the executor's lanes and returns its result,
+    /// suspending (never blocking) the caller meanwhile.
+    ///
+    /// ```swift
+    /// let config = try await BlockingExecutor.shared.run { context in
+    ///     try context.checkCancellation()
+    ///     return try parseConfig(atPath: "/etc/app.conf")   // blocking read
+    /// }
+    /// ```
+    ///
+    /// The body runs on a lane thread, never on the cooperative pool and
+    /// never on the main thread, whatever the caller's isolation.
+    ///
+    /// - Cancellation: if the caller is cancelled while the job waits for a
+    ///   lane, the job is removed, the caller throws `CancellationError` at once
+    ///   and the body never runs. If the body is already running it runs on
+    ///   (a thread cannot be stopped); it sees the cancellation through
+    ///   `context` and may stop early. A body either ran or was cancelled, never both.
+    /// - Shutdown: after ``shutdown()`` (or when it drains the FIFO) the caller
+    ///   throws ``ShutDownError`` and the body never runs.
+    /// - Errors: whatever `body` throws reaches the caller unchanged.
+    /// - Returns: What `body` returned.
+    public func run<T>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: sending @escaping (JobContext) throws -> T
+    ) async throws -> T {
+        let job = TypedBlockingJob(priority: Task.currentPriority, body: body)
+        return try await withTaskCancellationHandler {
+            try await withSafeThrowingContinuation { (continuation: SafeContinuation<T, any Error>) in
+                job.attach(continuation)
+                switch submit(.job(job)) {
+                case .start, .enqueued: break
+                case .rejectCancelled: job.fail(CancellationError())
+                case .rejectShutDown: job.fail(ShutDownError(label: label, wasQueued: false))
+                }
+            }
+        } onCancel: {
+            cancel(job)
+        }
+    }
+
+    /// Runs `body` on one of the executor's lanes and returns its result; the
+    /// form for a body that needs no ``JobContext``.
+    ///
+    /// ```swift
+    /// let size = try await BlockingExecutor.shared.run { try fileSize(atPath: path) }
+    /// ```
+    ///
+    /// Behaves exactly like ``run(isolation:_:)-(_,(JobContext)->T)`` under
+    /// cancellation (a queued job is removed, the caller throws
+    /// `CancellationError`), shutdown (throws ``ShutDownError``) and errors
+    /// (passed through unchanged).
+    public func run<T>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: sending @escaping () throws -> T
+    ) async throws -> T {
+        try await run(isolation: isolation) { (_: JobContext) in try body() }
+    }
+
+    /// Marks the job's caller cancelled (running interrupt actions), then
+    /// removes the job if it still waits in the FIFO and fails its caller.
+    private func cancel(_ job: BlockingJob) {
+        // The lifecycle first: a submission that has not reached the state
+        // lock yet sees the flag there; one that has is found by its ticket.
+        job.cancel()
+        let removed = state.withLock { state -> BlockingWork? in
+            guard let ticket = job.ticket else { return nil }
+            job.ticket = nil
+            return state.cancel(ticket: ticket)
+        }
+        if removed != nil { job.fail(CancellationError()) }
+    }
+}

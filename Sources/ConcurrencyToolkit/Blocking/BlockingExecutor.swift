@@ -1,0 +1,89 @@
+import Dispatch
+import Synchronization
+
+/// Runs blocking work — file and socket I/O, C libraries, waits on locks and
+/// semaphores — on threads of its own, so it never occupies the cooperative
+/// pool that every `async` function shares.
+///
+/// ```swift
+/// let io = BlockingExecutor(width: 16, label: "file-io")
+///
+/// func load(_ path: String) async throws -> [UInt8] {
+///     try await io.run { context in
+///         try readWholeFile(path)        // blocks a lane thread, not the pool
+///     }
+/// }
+/// ```
+///
+/// The cooperative pool has one thread per core. A task that blocks holds
+/// one of them; enough blocked tasks stall every `async` function in the
+/// process, or deadlock it when the unblocking work is itself a task. `run`
+/// suspends its caller instead and runs the body on one of `width` lanes:
+/// serial Dispatch queues, each backed by a thread of its own, fed from one
+/// FIFO of pending jobs.
+///
+/// - Cancellation: a job still in the FIFO is removed and its caller throws
+///   `CancellationError` at once; the body never runs. A running body sees
+///   the cancellation through its ``JobContext``.
+/// - Shutdown: ``shutdown()`` lets running jobs finish, fails queued and later
+///   jobs with ``ShutDownError``, and returns when no lane is busy.
+/// - Also a `TaskExecutor`: `withTaskExecutorPreference(executor) { ... }`
+///   runs nonisolated async work on the lanes (see the guide for its
+///   main-actor pitfall, which `run` does not have).
+public final class BlockingExecutor: Sendable {
+    /// How many jobs can run at once (one lane each).
+    public let width: Int
+    /// Names the executor in lane queue labels and in ``ShutDownError``.
+    public let label: String
+
+    let lanes: [DispatchQueue]
+    let state: SanitizerVisibleMutex<BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>>
+
+    /// Creates an executor with `width` lanes. Threads are only used while a
+    /// lane has work; an idle executor holds none.
+    ///
+    /// ```swift
+    /// let sqlite = BlockingExecutor(width: 4, label: "sqlite")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - width: The most jobs that run at once. Pick the concurrency the
+    ///     blocked resource can use (a disk: 4–16; many sockets: more), not
+    ///     the core count: blocked threads use no CPU.
+    ///     A width below 1 is a programmer error and stops the process.
+    ///   - label: A name for the lanes' queues and for error messages.
+    public init(width: Int, label: String = "BlockingExecutor") {
+        precondition(width >= 1, "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1")
+        self.width = width
+        self.label = label
+        self.state = SanitizerVisibleMutex(BlockingQueueState(width: width))
+        self.lanes = (0..<width).map { DispatchQueue(label: "\(label).lane-\($0)") }
+        // Marks each lane with this executor so tests (and `isRunningOnLane`)
+        // can tell where code runs.
+        for lane in lanes { lane.setSpecific(key: laneKey, value: LaneMarker(owner: ObjectIdentifier(self))) }
+    }
+
+    /// A snapshot of the executor's counters.
+    ///
+    /// ```swift
+    /// print(BlockingExecutor.shared.metrics)   // "queued 0, running 3 (peak 12), ..."
+    /// ```
+    public var metrics: Metrics { state.withLock { $0.metrics } }
+
+    /// Whether the calling code runs on one of this executor's lanes.
+    var isRunningOnLane: Bool {
+        DispatchQueue.getSpecific(key: laneKey)?.owner == ObjectIdentifier(self)
+    }
+}
+
+/// What a lane runs: a `run` job or a slice of a task that prefers this executor.
+enum BlockingWork: Sendable {
+    case job(BlockingJob)
+    case slice(UnownedJob, submittedAt: ContinuousClock.Instant)
+}
+
+struct LaneMarker {
+    var owner: ObjectIdentifier
+}
+
+let laneKey = DispatchSpecificKey<LaneMarker>()

@@ -1,0 +1,85 @@
+import Synchronization
+
+/// One `run` call in flight: its lifecycle (cancellation and interrupt
+/// actions), when it was submitted, and its FIFO ticket. The typed subclass
+/// holds the body and the continuation, so the FIFO stores one non-generic type.
+class BlockingJob: @unchecked Sendable {
+    // @unchecked: `lifecycle` is a Mutex; `ticket` is read and written only
+    // while holding the owning executor's state lock; the subclass's
+    // continuation is written once, before the job is published through that lock.
+    let lifecycle = SanitizerVisibleMutex(BlockingJobLifecycle<@Sendable () -> Void>())
+    let submittedAt = ContinuousClock.now
+    let priority: TaskPriority
+    /// Set while the job waits in the FIFO. Guarded by the executor's state lock.
+    nonisolated(unsafe) var ticket: UInt64?
+
+    init(priority: TaskPriority) {
+        self.priority = priority
+    }
+
+    var isCancelled: Bool { lifecycle.withLock { $0.isCancelled } }
+
+    /// Marks the caller cancelled and runs the interrupt actions of a running
+    /// body, outside the lock.
+    func cancel() {
+        let actions = lifecycle.withLock { $0.cancel() }
+        for action in actions { action() }
+    }
+
+    /// Registers an interrupt action; runs it at once if the caller is already cancelled.
+    func onCancel(_ action: @escaping @Sendable () -> Void) {
+        let runNow = lifecycle.withLock { $0.register(action) }
+        runNow?()
+    }
+
+    /// Runs the body on the current (lane) thread unless the caller was
+    /// cancelled first, and resumes the caller either way.
+    final func execute() -> BlockingJobOutcome {
+        let wait = ContinuousClock.now - submittedAt
+        guard lifecycle.withLock({ $0.start() }) else {
+            fail(CancellationError())
+            return .cancelled(wait: wait)
+        }
+        return runBodyAndResume() ? .completed(wait: wait) : .failed(wait: wait)
+    }
+
+    /// Runs the body, ends the lifecycle (no interrupt action starts after
+    /// this), then resumes the caller. Returns whether the body returned a value.
+    func runBodyAndResume() -> Bool { fatalError("subclass responsibility") }
+
+    /// Resumes the caller with `error`; the body never runs.
+    func fail(_ error: any Error) { fatalError("subclass responsibility") }
+}
+
+/// A job whose body returns `T`.
+final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
+    private let body: (BlockingExecutor.JobContext) throws -> T
+    private var continuation: SafeContinuation<T, any Error>?
+
+    init(priority: TaskPriority, body: sending @escaping (BlockingExecutor.JobContext) throws -> T) {
+        self.body = body
+        super.init(priority: priority)
+    }
+
+    /// Called once, before the job is submitted.
+    func attach(_ continuation: SafeContinuation<T, any Error>) {
+        self.continuation = continuation
+    }
+
+    override func runBodyAndResume() -> Bool {
+        let result: Result<T, any Error>
+        do {
+            result = .success(try body(BlockingExecutor.JobContext(job: self)))
+        } catch {
+            result = .failure(error)
+        }
+        lifecycle.withLock { $0.finish() }
+        let succeeded = if case .success = result { true } else { false }
+        continuation!.resume(with: result)
+        return succeeded
+    }
+
+    override func fail(_ error: any Error) {
+        continuation!.resume(throwing: error)
+    }
+}

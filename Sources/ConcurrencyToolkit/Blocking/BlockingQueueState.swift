@@ -1,0 +1,162 @@
+/// The queue behind ``BlockingExecutor`` as a pure value: which jobs wait in
+/// the FIFO, which lanes are idle or busy, whether it is shut down, and the
+/// counters. Events in, actions out; no locks, no threads, no side effects,
+/// so every transition is unit-tested on its own.
+///
+/// `BlockingExecutor` keeps it in a `Mutex`, calls one method per event and
+/// performs the returned action (start a lane, resume a waiter) after
+/// unlocking.
+///
+/// Invariant: while any lane is idle the FIFO is empty (a lane only goes idle
+/// when there is nothing to take, and a submission takes an idle lane first).
+///
+/// The FIFO is a dictionary keyed by consecutive tickets: a cancelled job is
+/// removed in O(1) and leaves no entry behind; taking the next job skips the
+/// tickets of removed jobs, each at most once.
+struct BlockingQueueState<Job, Waiter> {
+    private var queued: [UInt64: Job] = [:]
+    private var nextTicket: UInt64 = 0
+    private var nextToStart: UInt64 = 0
+    private var idleLanes: [Int]
+    private var busyLanes = 0
+    private var shutdownWaiters: [Waiter] = []
+    private(set) var isShutDown = false
+    private var counters = BlockingExecutor.Metrics()
+
+    init(width: Int) {
+        // Reversed so lane 0 is taken first: the lane used last stays warm.
+        idleLanes = Array((0..<width).reversed())
+    }
+
+    enum SubmitAction: Equatable {
+        /// Give the job to this idle lane now.
+        case start(lane: Int)
+        /// The job waits in the FIFO under this ticket (needed to cancel it).
+        case enqueued(ticket: UInt64)
+        /// The caller was cancelled before the job could be queued: fail it
+        /// with `CancellationError`.
+        case rejectCancelled
+        /// The executor is shut down: fail the job with the shutdown error.
+        case rejectShutDown
+    }
+
+    mutating func submit(_ job: Job, isCancelled: Bool) -> SubmitAction {
+        if isShutDown {
+            counters.rejected += 1
+            return .rejectShutDown
+        }
+        counters.submitted += 1
+        if isCancelled {
+            counters.cancelled += 1
+            return .rejectCancelled
+        }
+        if let lane = idleLanes.popLast() {
+            markBusy()
+            return .start(lane: lane)
+        }
+        let ticket = nextTicket
+        nextTicket += 1
+        queued[ticket] = job
+        return .enqueued(ticket: ticket)
+    }
+
+    /// Removes a queued job whose caller was cancelled. Returns it if it was
+    /// still queued (the caller must then be failed with `CancellationError`);
+    /// `nil` if a lane has it or it is gone already.
+    mutating func cancel(ticket: UInt64) -> Job? {
+        guard let job = queued.removeValue(forKey: ticket) else { return nil }
+        counters.cancelled += 1
+        if queued.isEmpty { nextToStart = nextTicket }
+        return job
+    }
+
+    enum NextAction {
+        /// Run this job on the same lane.
+        case run(Job)
+        /// The lane is idle now; resume these shutdown waiters (non-empty
+        /// only when the last busy lane went idle after `shutdown`).
+        case idle(resumeWaiters: [Waiter])
+    }
+
+    mutating func laneFinished(_ lane: Int, _ outcome: BlockingJobOutcome) -> NextAction {
+        record(outcome)
+        if let job = takeNext() { return .run(job) }
+        busyLanes -= 1
+        idleLanes.append(lane)
+        guard isShutDown, busyLanes == 0 else { return .idle(resumeWaiters: []) }
+        defer { shutdownWaiters = [] }
+        return .idle(resumeWaiters: shutdownWaiters)
+    }
+
+    struct ShutdownAction {
+        /// The jobs that were queued, in FIFO order: fail them (they never ran).
+        var drained: [Job]
+        /// No lane is busy: resume the waiter now instead of keeping it.
+        var resumeNow: Bool
+    }
+
+    /// Stops taking jobs. Idempotent: a second call drains nothing and waits
+    /// like the first.
+    mutating func shutdown(waiter: Waiter) -> ShutdownAction {
+        isShutDown = true
+        let drained = queued.sorted { $0.key < $1.key }.map(\.value)
+        counters.rejected += drained.count
+        queued = [:]
+        nextToStart = nextTicket
+        if busyLanes == 0 { return ShutdownAction(drained: drained, resumeNow: true) }
+        shutdownWaiters.append(waiter)
+        return ShutdownAction(drained: drained, resumeNow: false)
+    }
+
+    var metrics: BlockingExecutor.Metrics {
+        var snapshot = counters
+        snapshot.queued = queued.count
+        snapshot.running = busyLanes
+        return snapshot
+    }
+
+    /// Tickets that are still stored (for tests: must be 0 when nothing is queued).
+    var storedTicketCount: Int { queued.count }
+
+    private mutating func takeNext() -> Job? {
+        while nextToStart < nextTicket {
+            let ticket = nextToStart
+            nextToStart += 1
+            if let job = queued.removeValue(forKey: ticket) { return job }
+        }
+        return nil
+    }
+
+    private mutating func markBusy() {
+        busyLanes += 1
+        counters.peakRunning = max(counters.peakRunning, busyLanes)
+    }
+
+    private mutating func record(_ outcome: BlockingJobOutcome) {
+        switch outcome {
+        case .completed(let wait):
+            counters.completed += 1
+            recordWait(wait)
+        case .failed(let wait):
+            counters.failed += 1
+            recordWait(wait)
+        case .cancelled(let wait):
+            counters.cancelled += 1
+            recordWait(wait)
+        }
+    }
+
+    private mutating func recordWait(_ wait: Duration) {
+        counters.queueWaitTotal += wait
+        counters.queueWaitMax = max(counters.queueWaitMax, wait)
+    }
+}
+
+/// How a lane's job ended. An executor slice (a task running under a
+/// task-executor preference) always counts as completed.
+enum BlockingJobOutcome: Equatable {
+    case completed(wait: Duration)
+    case failed(wait: Duration)
+    /// Cancelled after it left the FIFO but before its body ran.
+    case cancelled(wait: Duration)
+}

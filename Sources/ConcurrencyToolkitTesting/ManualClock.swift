@@ -1,0 +1,209 @@
+import Synchronization
+
+/// A `Clock` that moves only when a test says so, for deterministic tests of
+/// anything timed (throttling, timeouts) without real sleeps.
+///
+/// ```swift
+/// @Test func deliversAtMostOncePerInterval() async {
+///     let clock = ManualClock()
+///     let progress = ThrottledProgress<Int>(interval: .milliseconds(100), clock: clock) { @MainActor value in
+///         seen.append(value)
+///     }
+///     progress.report(1)                   // delivered at once
+///     await clock.waitForSleepers(count: 1) // the reporter now waits for t = 100 ms
+///     progress.report(2)
+///     clock.advance(by: .milliseconds(100)) // 2 is delivered now, not before
+/// }
+/// ```
+///
+/// - `sleep(until:)` returns at once for a deadline that is not in the future;
+///   otherwise it suspends until ``advance(by:)`` or ``advance(to:)`` reaches it.
+///   Due sleepers are resumed in deadline order (ties: in the order they went to sleep).
+/// - **Cancellation:** a sleeping task that is cancelled is removed and throws
+///   `CancellationError` at once, like `ContinuousClock`; so does a sleep started
+///   in an already-cancelled task.
+/// - Time never goes backwards: advancing to an earlier instant does nothing.
+public final class ManualClock: Clock, Sendable {
+    /// A point on a ``ManualClock``: the time advanced since the clock was created.
+    ///
+    /// ```swift
+    /// #expect(clock.now == .zero.advanced(by: .milliseconds(250)))
+    /// ```
+    public struct Instant: InstantProtocol, Sendable {
+        /// Time since the clock's start.
+        public var offset: Duration
+
+        /// The clock's start.
+        ///
+        /// ```swift
+        /// let deadline = ManualClock.Instant.zero.advanced(by: .seconds(1))
+        /// ```
+        public static var zero: Instant { Instant(offset: .zero) }
+
+        /// ```swift
+        /// let later = clock.now.advanced(by: .milliseconds(10))
+        /// ```
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+
+        /// ```swift
+        /// let waited = start.duration(to: clock.now)
+        /// ```
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        let id: UInt64
+        let deadline: Instant
+        let continuation: UnsafeContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant.zero
+        var nextID: UInt64 = 0
+        var sleepers: [Sleeper] = []
+        /// Tests waiting for `sleepers.count` to reach a number.
+        var countWaiters: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+        /// Sleeps whose task was cancelled before they registered (the
+        /// cancellation handler can run first); they must not register.
+        var cancelledBeforeSleeping: Set<UInt64> = []
+
+        /// Removes and returns the waiters satisfied by the current sleeper count.
+        mutating func satisfiedCountWaiters() -> [UnsafeContinuation<Void, Never>] {
+            let ready = countWaiters.filter { sleepers.count >= $0.count }.map(\.continuation)
+            countWaiters.removeAll { sleepers.count >= $0.count }
+            return ready
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a clock at ``Instant/zero``.
+    ///
+    /// ```swift
+    /// let clock = ManualClock()
+    /// ```
+    public init() {}
+
+    /// The current instant; changes only through ``advance(by:)`` and ``advance(to:)``.
+    ///
+    /// ```swift
+    /// let start = clock.now
+    /// ```
+    public var now: Instant { state.withLock { $0.now } }
+
+    /// Zero: a manual clock is exact.
+    ///
+    /// ```swift
+    /// #expect(clock.minimumResolution == .zero)
+    /// ```
+    public var minimumResolution: Duration { .zero }
+
+    /// How many tasks are sleeping on this clock right now.
+    ///
+    /// ```swift
+    /// #expect(clock.sleeperCount == 0)       // nothing is waiting for time to pass
+    /// ```
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Suspends until the clock is advanced to `deadline` or beyond.
+    ///
+    /// ```swift
+    /// try await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
+    /// ```
+    ///
+    /// Throws `CancellationError` if the task is or becomes cancelled first.
+    /// `tolerance` is ignored.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                let (resumeNow, countWaiters) = state.withLock { state -> (Bool, [UnsafeContinuation<Void, Never>]) in
+                    // Cancelled before we got here: `nextID` is marked by the handler below.
+                    if state.cancelledBeforeSleeping.remove(id) != nil || deadline <= state.now {
+                        return (true, [])
+                    }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return (false, state.satisfiedCountWaiters())
+                }
+                for waiter in countWaiters { waiter.resume() }
+                if resumeNow {
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
+                }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledBeforeSleeping.insert(id)
+                    return nil
+                }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward by `duration` and resumes every sleeper whose deadline
+    /// is reached, earliest deadline first.
+    ///
+    /// ```swift
+    /// clock.advance(by: .milliseconds(100))
+    /// ```
+    ///
+    /// Resumed sleepers run later, on their own executors: wait for their
+    /// effects (for example with ``waitForSleepers(count:)``) before asserting.
+    public func advance(by duration: Duration) {
+        advance(to: now.advanced(by: duration))
+    }
+
+    /// Moves time forward to `instant` (if it is later than ``now``) and resumes
+    /// every sleeper whose deadline is reached, earliest deadline first.
+    ///
+    /// ```swift
+    /// clock.advance(to: .zero.advanced(by: .seconds(2)))
+    /// ```
+    public func advance(to instant: Instant) {
+        let due = state.withLock { state -> [Sleeper] in
+            guard instant > state.now else { return [] }
+            state.now = instant
+            // Stable: equal deadlines keep the order in which they went to sleep.
+            let due = state.sleepers.filter { $0.deadline <= instant }
+                .enumerated().sorted { ($0.element.deadline, $0.offset) < ($1.element.deadline, $1.offset) }
+                .map(\.element)
+            state.sleepers.removeAll { $0.deadline <= instant }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Suspends until at least `count` tasks are sleeping on this clock: the
+    /// way to know the code under test reached its next timed wait.
+    ///
+    /// ```swift
+    /// progress.report(1)
+    /// await clock.waitForSleepers(count: 1)  // the reporter waits for the next slot
+    /// clock.advance(by: .milliseconds(100))
+    /// ```
+    ///
+    /// Returns at once if there are already that many. It does not observe
+    /// cancellation: guard the test with a time limit.
+    public func waitForSleepers(count: Int) async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.countWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// Collects deliveries on the main actor and lets a test wait for a count
+/// without sleeping.
+@MainActor
+final class Recorder<Element> {
+    private(set) var values: [Element] = []
+    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func append(_ value: Element) {
+        values.append(value)
+        let ready = waiters.filter { values.count >= $0.count }
+        waiters.removeAll { values.count >= $0.count }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    func waitForCount(_ count: Int) async {
+        if values.count >= count { return }
+        await withCheckedContinuation { waiters.append((count, $0)) }
+    }
+}
+
+/// A value shared between test threads, behind a lock.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+    var value: Value { withLock { $0 } }
+}
+
+/// A global actor other than the main one, to show deliveries land on the handler's actor.
+@globalActor
+actor TestLogActor {
+    static let shared = TestLogActor()
+}
+
+/// Runs `body` on a fresh OS thread (not the cooperative pool), like a C
+/// library's callback thread, and returns when it finished.
+func onBackgroundThread(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let thread = Thread {
+            body()
+            done.resume()
+        }
+        thread.start()
+    }
+}
+
+/// Runs `body(index)` on `count` OS threads at once and returns when all finished.
+func onBackgroundThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withTaskGroup(of: Void.self) { group in
+        for index in 0..<count {
+            group.addTask { await onBackgroundThread { body(index) } }
+        }
+    }
+}
+
+/// Polls `condition` until it holds or `limit` passes; for the rare state a
+/// test cannot await directly (a task having ended).
+func eventually(
+    isolation: isolated (any Actor)? = #isolation, within limit: Duration = .seconds(20), _ condition: () -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}
+
+/// How many adjacent pairs go backwards: the "progress jumps back" count.
+func backwardSteps(_ values: [Int]) -> Int {
+    zip(values, values.dropFirst()).filter { $0 > $1 }.count
+}

@@ -1,0 +1,175 @@
+@testable import ConcurrencyToolkit
+import ConcurrencyToolkitTesting
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+/// The problems BlockingExecutor exists for, shown on this machine: blocking
+/// calls that would exhaust the cooperative pool, starve it, or deadlock it.
+/// Serialized so these timing-sensitive tests do not load each other.
+@Suite(.serialized) struct BlockingExecutorLoadTests {
+    static let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+
+    @Test func thirtyTwoBlockingCallsRunSideBySide() async throws {
+        let executor = BlockingExecutor(width: 32, label: "throughput")
+        let elapsed = try await ContinuousClock().measure {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<32 { group.addTask { try await executor.run { _ = usleep(200_000) } } }
+                try await group.waitForAll()
+            }
+        }
+        // Ideal 0.2 s; the cooperative pool takes 3.2 s here, DispatchQueue.global() 2.4 s.
+        // ThreadSanitizer slows the creation of 32 threads down (1.4 s seen), hence its own bound.
+        let bound: Duration = isRunningUnderThreadSanitizer ? .seconds(2) : .seconds(1)
+        #expect(elapsed < bound, "32 × 200 ms took \(elapsed)")
+        #expect(executor.metrics.peakRunning == 32)
+        #expect(executor.metrics.completed == 32)
+        await executor.shutdown()
+    }
+
+    @Test func aHeartbeatOnTheCooperativePoolStaysOnTimeWhileBlockingJobsRun() async throws {
+        let executor = BlockingExecutor(width: 64, label: "heartbeat")
+        let jobs = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<64 { group.addTask { try await executor.run { _ = usleep(300_000) } } }
+                try await group.waitForAll()
+            }
+        }
+        var worstLateness = Duration.zero
+        var beats = 0
+        let clock = ContinuousClock()
+        while executor.metrics.completed < 64 {
+            let before = clock.now
+            try await Task.sleep(for: .milliseconds(5))
+            worstLateness = max(worstLateness, clock.now - before - .milliseconds(5))
+            beats += 1
+        }
+        try await jobs.value
+        // Blocking these 64 calls in tasks would hold both pool threads for
+        // 300 ms at a time (lateness >= 300 ms); off the pool the heartbeat
+        // only pays for scheduling on a machine busy with other builds.
+        #expect(worstLateness < .milliseconds(150), "worst heartbeat lateness \(worstLateness) over \(beats) beats")
+        #expect(beats >= 10)
+        #expect(executor.metrics.peakRunning == 64)
+        await executor.shutdown()
+    }
+
+    /// The talk's deadlock: more jobs than cores wait on a semaphore that only
+    /// a later job signals. Through the executor each job has its own lane.
+    @Test func jobsWaitingOnALaterJobCompleteThroughTheExecutor() async throws {
+        let waiters = 2 * Self.cores + 2
+        let executor = BlockingExecutor(width: waiters + 1, label: "semaphore")
+        let semaphore = DispatchSemaphore(value: 0)
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<waiters {
+                group.addTask {
+                    // A timeout instead of forever, so a regression fails rather than hangs.
+                    try await executor.run { semaphore.wait(timeout: .now() + 30) == .success }
+                }
+            }
+            group.addTask {
+                try await executor.run {
+                    for _ in 0..<waiters { semaphore.signal() }
+                    return true
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == waiters + 1)
+        #expect(results.allSatisfy { $0 })
+        await executor.shutdown()
+    }
+
+    /// The same pattern run directly in tasks deadlocks the cooperative pool.
+    /// Proven in a child process: a watchdog thread ends it with a failure
+    /// after 2 s; finishing would exit with success and fail this expectation.
+    @Test func theSamePatternDeadlocksWhenRunDirectlyInTasks() async {
+        await #expect(processExitsWith: .failure) {
+            let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            let waiters = 2 * cores + 2
+            let watchdog = Thread {
+                sleep(2)
+                _exit(EXIT_FAILURE)  // still stuck: the pool is deadlocked
+            }
+            watchdog.start()
+            let semaphore = DispatchSemaphore(value: 0)
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<waiters { group.addTask { semaphore.wait() } }
+                group.addTask { for _ in 0..<waiters { semaphore.signal() } }
+            }
+            exit(EXIT_SUCCESS)
+        }
+    }
+
+    /// Many callers, random cancellation: every caller resumes exactly once,
+    /// every job either ran or was cancelled, never both. Meant for TSan too.
+    @Test func aHundredThousandJobsWithRandomCancellation() async throws {
+        let executor = BlockingExecutor(width: 8, label: "stress")
+        let workers = 50
+        let jobsPerWorker = 2_000
+        let bodiesRun = HitCounter()
+        let tally = Mutex(Tally())
+
+        let (_, misuses) = await withContinuationMisuseRecorded {
+            await withTaskGroup(of: Tally.self) { group in
+                for _ in 0..<workers {
+                    group.addTask {
+                        var mine = Tally()
+                        for _ in 0..<jobsPerWorker {
+                            let probe = HitCounter()
+                            let task = Task {
+                                try await executor.run {
+                                    probe.increment()
+                                    bodiesRun.increment()
+                                }
+                            }
+                            switch Int.random(in: 0..<4) {
+                            case 0: task.cancel()
+                            case 1:
+                                await Task.yield()
+                                task.cancel()
+                            default: break
+                            }
+                            switch await task.result {
+                            case .success:
+                                mine.ran += 1
+                                if probe.value != 1 { mine.inconsistent += 1 }
+                            case .failure(let error) where error is CancellationError:
+                                mine.cancelled += 1
+                                if probe.value != 0 { mine.inconsistent += 1 }
+                            case .failure:
+                                mine.inconsistent += 1
+                            }
+                        }
+                        return mine
+                    }
+                }
+                for await partial in group { tally.withLock { $0.add(partial) } }
+            }
+        }
+        await executor.shutdown()
+        let total = tally.withLock { $0 }
+        let m = executor.metrics
+        #expect(misuses.isEmpty)
+        #expect(total.ran + total.cancelled == workers * jobsPerWorker)  // each caller resumed once
+        #expect(total.inconsistent == 0)
+        #expect(bodiesRun.value == total.ran)  // no cancelled job ran later
+        #expect(m.completed == total.ran)
+        #expect(m.cancelled == total.cancelled)
+        #expect(m.submitted == m.completed + m.cancelled)
+        #expect(m.queued == 0 && m.running == 0)
+        #expect(total.cancelled > 0 && total.ran > 0)
+    }
+
+    struct Tally: Sendable {
+        var ran = 0
+        var cancelled = 0
+        var inconsistent = 0
+        mutating func add(_ other: Tally) {
+            ran += other.ran
+            cancelled += other.cancelled
+            inconsistent += other.inconsistent
+        }
+    }
+}

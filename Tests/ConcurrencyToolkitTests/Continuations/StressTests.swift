@@ -1,0 +1,59 @@
+import ConcurrencyToolkit
+import ConcurrencyToolkitTesting
+import Dispatch
+import Synchronization
+import Testing
+extension TimingSensitive {
+    @Suite struct StressTests {
+        /// 100,000 continuations, each resumed by `racers` threads at once.
+        static let total = 100_000
+        static let batch = 2_000
+        static let racers = 4
+
+        @Test func everyContinuationHasExactlyOneWinnerAndEveryLoserIsReported() async throws {
+            let wins = Counter()
+            let (checked, misuses) = await withContinuationMisuseRecorded { () async -> Int in
+                var checked = 0
+                for _ in 0..<(Self.total / Self.batch) {
+                    let parked = Keeper<Int>()
+                    // Each racer resumes with its own number; the waiter learns who won.
+                    let winners = await withTaskGroup(of: Int.self) { group in
+                        for _ in 0..<Self.batch {
+                            group.addTask {
+                                (try? await withSafeThrowingContinuation { (c: SafeContinuation<Int, any Error>) in parked.keep(c) }) ?? -1
+                            }
+                        }
+                        _ = await eventually { parked.count == Self.batch }
+                        let continuations = parked.release()
+                        await Self.race(continuations, wins: wins)
+                        return await group.reduce(into: [Int]()) { $0.append($1) }
+                    }
+                    #expect(winners.count == Self.batch)
+                    #expect(winners.allSatisfy { (0..<Self.racers).contains($0) }, "every waiter got a racer's value")
+                    checked += winners.count
+                }
+                return checked
+            }
+            #expect(checked == Self.total)
+            #expect(wins.count == Self.total, "exactly one resume per continuation returned true")
+            #expect(misuses.count == Self.total * (Self.racers - 1), "one report per losing resume")
+            #expect(misuses.allSatisfy { $0.kind == .resumedMoreThanOnce })
+        }
+
+        /// Resumes every continuation from `racers` threads running at the same time.
+        static func race(_ continuations: [SafeContinuation<Int, any Error>], wins: Counter) async {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    DispatchQueue.concurrentPerform(iterations: racers) { racer in
+                        // Different orders so racers really collide on the same continuations.
+                        let order = racer.isMultiple(of: 2) ? Array(continuations.indices) : continuations.indices.reversed()
+                        for index in order where continuations[index].resume(returning: racer) {
+                            wins.increment()
+                        }
+                    }
+                    done.resume()
+                }
+            }
+        }
+    }
+}
