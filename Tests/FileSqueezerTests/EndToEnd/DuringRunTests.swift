@@ -52,8 +52,11 @@ struct DuringRunTests {
         #expect(try runTool("/usr/bin/gzip", ["-t", scratch.path + "/in/a-slow.txt.gz"]).status == 0)
     }
 
-    @Test("SIGINT mid-run: exit 130, no temporary or partial files, originals unchanged", arguments: Strategy.allCases)
-    func interrupt(_ strategy: Strategy) throws {
+    @Test("SIGINT mid-run: exit 130, no temporary or partial files, originals unchanged", arguments: [
+        ["--strategy", "main-actor"], ["--strategy", "actor"], ["--strategy", "parallel"],
+        ["--strategy", "parallel", "--deflate-on", "pool"],
+    ])
+    func interrupt(_ strategy: [String]) throws {
         let scratch = try Scratch()
         try scratch.file("in/a-small.txt", Sample.text(5_000))
         try scratch.file("in/b-slow.txt", Self.slowFile(megabytes: 48))
@@ -61,7 +64,7 @@ struct DuringRunTests {
         try scratch.file("in/d-later.txt", Sample.text(5_000, seed: 8))
         let before = try scratch.snapshot("in")
         let (process, out, err) = try SqueezerProcess.start(
-            ["--jobs", "2", "--level", "9", "--strategy", strategy.rawValue, scratch.path + "/in"], in: scratch)
+            ["--jobs", "2", "--level", "9"] + strategy + [scratch.path + "/in"], in: scratch)
         #expect(Self.waitForTemporaryFile(in: scratch.path + "/in", process: process))
         let sentAt = ContinuousClock.now
         kill(process.processIdentifier, SIGINT)

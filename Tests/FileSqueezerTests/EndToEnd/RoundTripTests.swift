@@ -26,12 +26,15 @@ struct RoundTripTests {
         }
     }
 
-    @Test("every strategy writes gzip that decompresses to the originals", arguments: Strategy.allCases)
-    func strategies(_ strategy: Strategy) throws {
+    @Test("every strategy writes gzip that decompresses to the originals", arguments: [
+        (Strategy.mainActor, DeflatePlacement.lanes), (.actor, .lanes), (.parallel, .lanes), (.parallel, .pool),
+    ])
+    func strategies(_ strategy: Strategy, _ placement: DeflatePlacement) throws {
         let scratch = try Scratch()
         try makeInput(scratch)
         let originals = try scratch.snapshot("in")
-        let run = try SqueezerProcess.run(["--strategy", strategy.rawValue, "--jobs", "2", scratch.path + "/in"], in: scratch)
+        let run = try SqueezerProcess.run(
+            ["--strategy", strategy.rawValue, "--deflate-on", placement.rawValue, "--jobs", "2", scratch.path + "/in"], in: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         try expectRoundTrip(scratch, originals: originals, outputFolder: "in")
         #expect(try scratch.snapshot("in").filter { !$0.key.hasSuffix(".gz") } == originals)

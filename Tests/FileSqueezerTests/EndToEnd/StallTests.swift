@@ -6,13 +6,14 @@ import Testing
 /// the main actor freezes it for a whole file; the other stages do not.
 @Suite("End to end: main-actor stall per strategy")
 struct StallTests {
-    func report(_ strategy: Strategy, jobs: Int) throws -> RunReport {
+    func report(_ strategy: Strategy, jobs: Int, files: Int = 2, extra: [String] = []) throws -> RunReport {
         let scratch = try Scratch()
-        // Two files of a few hundred ms each at level 9 (more on a loaded machine).
-        try scratch.file("in/a.txt", DuringRunTests.slowFile(megabytes: 2))
-        try scratch.file("in/b.txt", DuringRunTests.slowFile(megabytes: 2))
+        // Files of a few hundred ms each at level 9 (more on a loaded machine).
+        let data = DuringRunTests.slowFile(megabytes: 2)
+        for file in 0..<files { try scratch.file("in/\(file).txt", data) }
         let run = try SqueezerProcess.run(
-            ["--json", "--level", "9", "--jobs", String(jobs), "--strategy", strategy.rawValue, scratch.path + "/in"], in: scratch)
+            ["--json", "--level", "9", "--jobs", String(jobs), "--strategy", strategy.rawValue] + extra + [scratch.path + "/in"],
+            in: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         return try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
     }
@@ -35,5 +36,26 @@ struct StallTests {
         let longestFile = report.files.map(\.seconds).max() ?? 0
         #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
         #expect(report.parallelism < 1.2)
+    }
+
+    @Test("parallel (deflate on BlockingExecutor lanes): no freeze, and files really overlap")
+    func parallel() throws {
+        let report = try report(.parallel, jobs: 2)
+        #expect(report.placement == .lanes)
+        let longestFile = report.files.map(\.seconds).max() ?? 0
+        #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
+        #expect(report.parallelism > 1.5)
+    }
+
+    @Test("parallel with deflate on the cooperative pool, as many jobs as cores: timers starve (the hazard)")
+    func poolExhaustion() throws {
+        // The pool is as wide as the processor count: fill every thread.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let report = try report(.parallel, jobs: cores, files: cores, extra: ["--deflate-on", "pool"])
+        #expect(report.placement == .pool)
+        // The heartbeat's wake-up needs a pool thread, and none is free until
+        // a file is done.
+        let shortestFile = report.files.map(\.seconds).min() ?? 0
+        #expect(report.longestMainActorStallMilliseconds / 1000 > shortestFile * 0.5)
     }
 }

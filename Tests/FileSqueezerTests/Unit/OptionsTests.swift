@@ -10,6 +10,7 @@ struct OptionsTests {
         #expect(options.jobs == 3)
         #expect(options.level == 6)
         #expect(options.strategy == .parallel)
+        #expect(options.placement == .lanes)
         #expect(!options.force && !options.quiet && !options.json && !options.recursive)
     }
 
@@ -17,11 +18,12 @@ struct OptionsTests {
     func everything() throws {
         let options = try Options.parse(
             ["--jobs=4", "--level", "9", "--force", "--quiet", "--json", "--recursive",
-             "--output", "out", "--strategy=main-actor", "--", "-odd-folder-name"], defaultJobs: 1)
+             "--output", "out", "--strategy=main-actor", "--deflate-on", "pool", "--", "-odd-folder-name"], defaultJobs: 1)
         #expect(options.jobs == 4 && options.level == 9)
         #expect(options.force && options.quiet && options.json && options.recursive)
         #expect(options.output == "out")
         #expect(options.strategy == .mainActor)
+        #expect(options.placement == .pool)
         #expect(options.folder == "-odd-folder-name")
     }
 

@@ -49,7 +49,7 @@ public enum FileSqueezerCommand {
         let squeezer = Squeezer(
             strategy: options.strategy, jobs: options.jobs,
             compressor: FileCompressor(level: options.level, force: options.force, temporaryFiles: temporaryFiles),
-            display: TerminalDisplay(mode: mode))
+            placement: options.placement, display: TerminalDisplay(mode: mode))
         let work = Task { @MainActor in await squeezer.run(discovery) }
         interrupt.onInterrupt { work.cancel() }
         let report = await work.value
@@ -76,7 +76,8 @@ public enum FileSqueezerCommand {
         let percent = formatDecimal(report.ratio * 100, 1)
         text += "Squeezed \(report.compressed) files: \(formatBytes(report.bytesIn)) -> \(formatBytes(report.bytesOut)) "
             + "(\(percent)%) in \(formatDecimal(report.wallSeconds, 2)) s\n"
-        text += "Strategy \(report.strategy.rawValue), \(report.jobs) jobs: parallelism \(formatDecimal(report.parallelism, 2))x, "
+        let placement = report.strategy == .parallel ? " (deflate on \(report.placement.rawValue))" : ""
+        text += "Strategy \(report.strategy.rawValue)\(placement), \(report.jobs) jobs: parallelism \(formatDecimal(report.parallelism, 2))x, "
             + "longest main-actor stall \(formatDecimal(report.longestMainActorStallMilliseconds, 0)) ms\n"
         if report.failed > 0 { text += "\(report.failed) files failed (see the messages above).\n" }
         return text

@@ -9,6 +9,7 @@ public struct Options: Sendable, Equatable {
     public var recursive = false
     public var output: String?
     public var strategy = Strategy.parallel
+    public var placement = DeflatePlacement.lanes
     public var demo = false
     /// Size of the corpus made by `--demo` or `--make-corpus`, in MB.
     public var corpusMegabytes = 32
@@ -72,6 +73,12 @@ extension Options {
                     throw UsageError(message: "--strategy must be one of \(Strategy.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
                 }
                 options.strategy = strategy
+            case "--deflate-on":
+                let text = try value()
+                guard let placement = DeflatePlacement(rawValue: text) else {
+                    throw UsageError(message: "--deflate-on must be one of \(DeflatePlacement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+                }
+                options.placement = placement
             case "--demo": options.demo = true
             case "--corpus-mb": options.corpusMegabytes = try number(in: 1...100_000)
             case "--make-corpus": options.makeCorpus = try value()
@@ -115,6 +122,8 @@ extension Options {
               --json            print a machine-readable summary on stdout
               --strategy S      main-actor | actor | parallel (default parallel):
                                 the three stages of the WWDC22 talk, see the walkthrough
+              --deflate-on P    lanes | pool (default lanes): where --strategy parallel runs
+                                the blocking work; pool replays thread-pool exhaustion
               --demo            make a demo folder in a temporary directory and squeeze it
               --corpus-mb N     size of the --demo / --make-corpus folder (default 32)
               --make-corpus DIR write the demo files into DIR and exit (for benchmarks)

@@ -1,6 +1,7 @@
 /// The end-of-run summary; `--json` prints it as is.
 public struct RunReport: Sendable, Codable, Equatable {
     public var strategy: Strategy
+    public var placement: DeflatePlacement
     public var jobs: Int
     public var level: Int
     public var compressed: Int

@@ -1,3 +1,5 @@
+import ConcurrencyToolkit
+
 /// Runs one squeeze: compresses every planned file with the chosen
 /// ``Strategy``, keeps ``CompressionState`` and the display current, and
 /// returns the summary.
@@ -19,86 +21,81 @@ public final class Squeezer {
     public let strategy: Strategy
     public let jobs: Int
     public let compressor: FileCompressor
+    public let placement: DeflatePlacement
     private let display: TerminalDisplay
     private let log = SqueezeLog()
-    private let feed = ProgressFeed()
 
-    public init(strategy: Strategy, jobs: Int, compressor: FileCompressor, display: TerminalDisplay) {
+    public init(
+        strategy: Strategy, jobs: Int, compressor: FileCompressor,
+        placement: DeflatePlacement = .lanes, display: TerminalDisplay
+    ) {
         self.strategy = strategy
         self.jobs = max(1, jobs)
         self.compressor = compressor
+        self.placement = placement
         self.display = display
     }
 
     public func run(_ discovery: Discovery) async -> RunReport {
         let plans = discovery.plans
         state.start(plans)
+        let channels = RunChannels(fileCount: plans.count, state: state, display: display, log: log)
         let heartbeat = MainActorHeartbeat()
         heartbeat.start()
-        let pump = startProgressPump()
         let start = ContinuousClock.now
 
+        // The three stages differ only in where compressOne runs.
         switch strategy {
-        case .mainActor: await compressOnMainActor(plans)
-        case .actor: await compressOnOneActor(plans)
-        case .parallel: await compressInParallel(plans)
+        case .mainActor: await compressOnMainActor(plans, channels)
+        case .actor: await compressOnOneActor(plans, channels)
+        case .parallel: await compressInParallel(plans, channels)
         }
 
         let wall = ContinuousClock.now - start
+        await channels.finish()
         let stall = heartbeat.stop()
-        pump.cancel()
         display.finish(state)
         return makeReport(await log.all(), plans: plans, notes: discovery.notes, wall: wall, stall: stall)
     }
 
     /// Stage 1: compress right here. The main actor is busy for each whole
     /// file; the display and the heartbeat get to run only between files.
-    private func compressOnMainActor(_ plans: [FilePlan]) async {
+    private func compressOnMainActor(_ plans: [FilePlan], _ channels: RunChannels) async {
         for (index, plan) in plans.enumerated() {
             if Task.isCancelled { break }
-            let outcome = compressOne(plan, with: compressor) { bytes in
-                state.update(bytesRead: [(key: index, value: bytes)])
-            }
-            await finished(index, outcome)
+            _ = compressOne(index, plan, with: compressor, channels: channels) { Task.isCancelled }
+            await Task.yield()
         }
     }
 
     /// Stage 2: every file goes through one actor, one at a time.
-    private func compressOnOneActor(_ plans: [FilePlan]) async {
+    private func compressOnOneActor(_ plans: [FilePlan], _ channels: RunChannels) async {
         let single = SingleCompressor()
-        let compressor = compressor, feed = feed
-        await forEachBounded(plans) { index, plan in
-            let outcome = await single.compress(index, plan, with: compressor, feed: feed)
-            await self.finished(index, outcome)
+        let compressor = compressor
+        await largestFirst(plans).concurrentForEach(maxConcurrency: jobs) { index in
+            _ = await single.compress(index, plans[index], with: compressor, channels: channels)
         }
     }
 
-    /// Stage 3: compress outside every actor, `jobs` files at a time; hop to
-    /// the log and the main actor only when a file is done.
-    private func compressInParallel(_ plans: [FilePlan]) async {
-        let compressor = compressor, feed = feed
-        await forEachBounded(plans) { index, plan in
-            let outcome = compressOne(plan, with: compressor) { feed.report(file: index, bytesRead: $0) }
-            await self.finished(index, outcome)
-        }
-    }
-
-    /// Runs `body` for every plan, at most `jobs` at once, off the main actor.
-    /// After cancellation no new file starts.
-    private func forEachBounded(
-        _ plans: [FilePlan], _ body: @escaping @Sendable (Int, FilePlan) async -> Void
-    ) async {
-        let order = largestFirst(plans)
-        await withTaskGroup(of: Void.self) { group in
-            var next = 0
-            func startNext() {
-                guard next < order.count, !Task.isCancelled else { return }
-                let index = order[next], plan = plans[index]
-                next += 1
-                group.addTask { await body(index, plan) }
+    /// Stage 3: compress outside every actor, `jobs` files at a time; the
+    /// main actor and the log only receive throttled, batched reports.
+    private func compressInParallel(_ plans: [FilePlan], _ channels: RunChannels) async {
+        let compressor = compressor, placement = placement
+        await largestFirst(plans).concurrentForEach(maxConcurrency: jobs) { index in
+            let plan = plans[index]
+            switch placement {
+            case .lanes:
+                // A blocking job on a lane thread: the cooperative pool stays
+                // free. Cancelled while queued, it never starts.
+                let outcome = try? await BlockingExecutor.shared.run { context in
+                    compressOne(index, plan, with: compressor, channels: channels) { context.isCancelled }
+                }
+                if outcome == nil {
+                    channels.finished(file: index, outcome: .cancelled(plan), unread: 0)
+                }
+            case .pool:
+                _ = compressOne(index, plan, with: compressor, channels: channels) { Task.isCancelled }
             }
-            for _ in 0..<jobs { startNext() }
-            while await group.next() != nil { startNext() }
         }
     }
 
@@ -109,26 +106,6 @@ public final class Squeezer {
         plans.indices.sorted { plans[$0].size != plans[$1].size ? plans[$0].size > plans[$1].size : $0 < $1 }
     }
 
-    private func finished(_ index: Int, _ outcome: FileOutcome) async {
-        feed.remove(file: index)
-        state.finish(index, outcome)
-        display.fileFinished(outcome, state: state)
-        await log.record([(index: index, outcome: outcome)])
-    }
-
-    /// Moves workers' progress onto the main actor about 30 times a second.
-    private func startProgressPump() -> Task<Void, Never> {
-        let feed = feed
-        return Task { @MainActor [state, display] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(33))
-                let latest = feed.drain()
-                if !latest.isEmpty { state.update(bytesRead: latest.map { (key: $0.key, value: $0.value) }) }
-                display.refresh(state)
-            }
-        }
-    }
-
     private func makeReport(
         _ outcomes: [FileOutcome], plans: [FilePlan], notes: [String], wall: Duration, stall: Duration
     ) -> RunReport {
@@ -137,7 +114,7 @@ public final class Squeezer {
         let bytesOut = compressed.reduce(Int64(0)) { $0 + $1.bytesOut }
         let busy = outcomes.reduce(0.0) { $0 + $1.seconds }
         return RunReport(
-            strategy: strategy, jobs: jobs, level: compressor.level,
+            strategy: strategy, placement: placement, jobs: jobs, level: compressor.level,
             compressed: compressed.count,
             failed: outcomes.count { $0.status == .failed },
             notFinished: plans.count - outcomes.count { $0.status != .cancelled },

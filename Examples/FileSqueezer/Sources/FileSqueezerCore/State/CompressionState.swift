@@ -42,7 +42,7 @@ public final class CompressionState {
     public private(set) var startedAt = ContinuousClock.now
 
     @ObservationIgnored private var plans: [FilePlan] = []
-    @ObservationIgnored private var finishedBytes: Int64 = 0
+    @ObservationIgnored private var finished: Set<Int> = []
 
     public init() {}
 
@@ -59,21 +59,25 @@ public final class CompressionState {
     }
 
     /// Applies the newest read position of some files (one hop for many files).
-    func update(bytesRead: some Sequence<(key: Int, value: Int64)>) {
-        for (index, bytes) in bytesRead where plans.indices.contains(index) {
+    /// A late position for a file already finished is ignored.
+    func update(bytesRead: [Int: Int64]) {
+        for (index, bytes) in bytesRead where plans.indices.contains(index) && !finished.contains(index) {
             let plan = plans[index]
             inFlight[index, default: FileInFlight(index: index, name: plan.relativePath, size: plan.size, bytesDone: 0)]
                 .bytesDone = bytes
         }
-        bytesDone = finishedBytes + inFlight.values.reduce(0) { $0 + $1.bytesDone }
+    }
+
+    /// Applies the newest overall figure: bytes read, plus the unread rest
+    /// of files that failed.
+    func update(overallBytes: Int64) {
+        bytesDone = overallBytes
     }
 
     func finish(_ index: Int, _ outcome: FileOutcome) {
+        finished.insert(index)
         inFlight[index] = nil
         if outcome.status == .compressed { finishedFiles += 1 }
         if outcome.status == .failed { failedFiles += 1 }
-        // A failed or cancelled file still counts as done for progress.
-        finishedBytes += plans.indices.contains(index) ? plans[index].size : 0
-        bytesDone = finishedBytes + inFlight.values.reduce(0) { $0 + $1.bytesDone }
     }
 }
