@@ -56,19 +56,6 @@ func onBackgroundThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void
     }
 }
 
-/// Polls `condition` until it holds or `limit` passes; for the rare state a
-/// test cannot await directly (a task having ended).
-func eventually(
-    isolation: isolated (any Actor)? = #isolation, within limit: Duration = .seconds(20), _ condition: () -> Bool
-) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: limit)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
-}
-
 /// How many adjacent pairs go backwards: the "progress jumps back" count.
 func backwardSteps(_ values: [Int]) -> Int {
     zip(values, values.dropFirst()).filter { $0 > $1 }.count

@@ -27,16 +27,6 @@ final class Counter: Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
-/// Waits until `condition` holds or `limit` passes; returns whether it held.
-func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
-}
-
 /// Runs `operation` and returns its outcome as a `Result`, so a test can
 /// assert on the error a waiter received.
 func outcome<T>(_ operation: () async throws -> T) async -> Result<T, any Error> {

@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+// Benchmarks for ConcurrencyToolkit, side by side with what users would use
+// instead. A separate package so the library itself keeps zero dependencies.
+//
+//   cd Benchmarks && swift package --allow-writing-to-package-directory benchmark
+//
+// See Documentation/Performance.md for the results and how to read them.
+
+import PackageDescription
+import struct Foundation.URL
+
+// The root package is a path dependency; SwiftPM names it after its folder,
+// which is whatever the checkout was cloned into.
+let rootFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let rootIdentity = rootFolder.lastPathComponent
+
+let package = Package(
+    name: "ConcurrencyToolkitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ToolkitBenchmarks",
+            dependencies: [
+                .product(name: "ConcurrencyToolkit", package: rootIdentity),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ToolkitBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Who is running right now and when: the OS thread id, its name, and a
+/// monotonic clock. Used only while a recording is active.
+enum CurrentThread {
+    /// The OS thread id (Linux `gettid`, Darwin `pthread_threadid_np`), the id
+    /// `top -H`, `perf` and debuggers show.
+    ///
+    /// Swift cannot call `gettid` or `syscall` on Linux (not imported), so the id
+    /// comes from `/proc/thread-self` once per thread and is cached in a
+    /// pthread key: later calls cost one `pthread_getspecific`.
+    static var id: UInt64 {
+        if let cached = pthread_getspecific(idKey) {
+            return UInt64(UInt(bitPattern: cached))
+        }
+        let id = lookUpID()
+        pthread_setspecific(idKey, UnsafeRawPointer(bitPattern: UInt(id)))
+        return id
+    }
+
+    private static let idKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    private static func lookUpID() -> UInt64 {
+        #if os(Linux)
+        // "/proc/thread-self" links to "PID/task/TID".
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        if count > 0 {
+            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let tid = link.split(separator: "/").last.flatMap({ UInt64($0) }), tid != 0 { return tid }
+        }
+        #elseif canImport(Darwin)
+        var tid: UInt64 = 0
+        if pthread_threadid_np(nil, &tid) == 0, tid != 0 { return tid }
+        #endif
+        // No /proc (a sandbox): any value unique among live threads will do.
+        #if canImport(Darwin)
+        return UInt64(UInt(bitPattern: pthread_self()))
+        #else
+        return UInt64(pthread_self())
+        #endif
+    }
+
+    /// The name the OS shows for this thread (what `pthread_setname_np` set,
+    /// or what libdispatch named its workers). A few syscalls: call it once
+    /// per thread and recording, never per event.
+    static var systemName: String {
+        #if os(Linux)
+        return readFirstLine("/proc/thread-self/comm") ?? ""
+        #elseif canImport(Darwin)
+        var buffer = [CChar](repeating: 0, count: 64)
+        pthread_getname_np(pthread_self(), &buffer, buffer.count)
+        return String(cString: buffer)
+        #else
+        return ""
+        #endif
+    }
+
+    /// Whether this is the process's main thread.
+    static var isMain: Bool {
+        #if os(Linux)
+        return id == UInt64(getpid())
+        #elseif canImport(Darwin)
+        return pthread_main_np() != 0
+        #else
+        return false
+        #endif
+    }
+
+    /// The process's name, which threads that were never named inherit.
+    static let processName: String = {
+        #if os(Linux)
+        return readFirstLine("/proc/self/comm") ?? ""
+        #else
+        return ""
+        #endif
+    }()
+
+    #if os(Linux)
+    private static func readFirstLine(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    }
+    #endif
+}
+
+/// Nanoseconds on a clock that never jumps (CLOCK_MONOTONIC), comparable
+/// across threads.
+enum MonotonicClock {
+    static var now: UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+}
