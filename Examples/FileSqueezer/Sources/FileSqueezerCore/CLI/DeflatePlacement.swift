@@ -1,4 +1,11 @@
 /// Where the parallel strategy runs the blocking compression of a file.
+///
+/// ```swift
+/// let squeezer = Squeezer(strategy: .parallel, jobs: 2, compressor: compressor, placement: .pool, display: display)
+/// ```
+///
+/// Both honour cancellation at the next chunk (`.lanes` through the job
+/// context, `.pool` through the task).
 public enum DeflatePlacement: String, CaseIterable, Sendable, Codable {
     /// On `BlockingExecutor.shared` lanes: the cooperative pool stays free for
     /// timers, progress hops and the log actor (the default; see the walkthrough).

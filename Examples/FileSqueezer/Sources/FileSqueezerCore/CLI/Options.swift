@@ -1,29 +1,29 @@
 /// The parsed command line.
-public struct Options: Sendable, Equatable {
-    public var folder: String?
-    public var jobs: Int
-    public var level = 6
-    public var force = false
-    public var quiet = false
-    public var json = false
-    public var recursive = false
-    public var output: String?
-    public var strategy = Strategy.parallel
-    public var placement = DeflatePlacement.lanes
-    public var demo = false
+struct Options: Sendable, Equatable {
+    var folder: String?
+    var jobs: Int
+    var level = 6
+    var force = false
+    var quiet = false
+    var json = false
+    var recursive = false
+    var output: String?
+    var strategy = Strategy.parallel
+    var placement = DeflatePlacement.lanes
+    var demo = false
     /// Size of the corpus made by `--demo` or `--make-corpus`, in MB.
-    public var corpusMegabytes = 32
+    var corpusMegabytes = 32
     /// Write the demo corpus here and exit (for benchmarks).
-    public var makeCorpus: String?
-    public var help = false
+    var makeCorpus: String?
+    var help = false
 
-    public init(jobs: Int) { self.jobs = jobs }
+    init(jobs: Int) { self.jobs = jobs }
 }
 
 /// The command line is wrong; the message says how. Exit status 2.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 extension Options {
@@ -35,7 +35,7 @@ extension Options {
     ///
     /// Accepts `--name value` and `--name=value`. Throws ``UsageError`` for an
     /// unknown option, a missing or out-of-range value, or a wrong number of folders.
-    public static func parse(_ arguments: [String], defaultJobs: Int) throws(UsageError) -> Options {
+    static func parse(_ arguments: [String], defaultJobs: Int) throws(UsageError) -> Options {
         var options = Options(jobs: max(1, defaultJobs))
         var remaining = arguments[...]
         var folders: [String] = []
@@ -105,7 +105,7 @@ extension Options {
     }
 
     /// The text `--help` prints.
-    public static let usage = """
+    static let usage = """
         USAGE: file-squeezer [options] FOLDER
                file-squeezer --demo
 

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Why one file could not be compressed, worded for the person running the tool.
-public enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
+enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A system call failed; `action` says what was being done ("cannot read").
     case system(action: String, errno: Int32)
     /// The file disappeared between discovery and compression.
@@ -17,7 +17,7 @@ public enum CompressionError: Error, Equatable, Sendable, CustomStringConvertibl
     /// zlib reported an internal error (should not happen with valid settings).
     case zlib(status: Int32)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .system(let action, let code):
             "\(action): \(String(cString: strerror(code)))"

@@ -7,6 +7,11 @@ import Darwin
 /// Compresses one file to gzip, streaming fixed-size chunks: memory is two
 /// chunks plus zlib's state whatever the file size.
 ///
+/// ```swift
+/// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles())
+/// let size = try compressor.compress(plan, isCancelled: { Task.isCancelled }) { read in bar.update(read) }
+/// ```
+///
 /// It is synchronous and blocking (file reads and writes, then CPU-bound
 /// deflate): callers decide where it runs, which is what the strategies differ in.
 public struct FileCompressor: Sendable {

@@ -1,4 +1,8 @@
 /// One file to compress and where its `.gz` goes, decided before any work starts.
+///
+/// ```swift
+/// let plan = FilePlan(source: "/logs/a.log", relativePath: "a.log", destination: "/logs/a.log.gz", size: 1_234)
+/// ```
 public struct FilePlan: Sendable, Hashable {
     /// Absolute path of the original.
     public let source: String

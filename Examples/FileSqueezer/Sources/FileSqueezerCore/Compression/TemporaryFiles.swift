@@ -7,6 +7,13 @@ import Synchronization
 
 /// Every temporary output file that exists right now, so an interrupt can
 /// remove them all even if the job that made one never gets to run again.
+///
+/// ```swift
+/// let temporaryFiles = TemporaryFiles()
+/// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: temporaryFiles)
+/// // ... after the run, or on the way out after Ctrl-C:
+/// temporaryFiles.removeAll()
+/// ```
 public final class TemporaryFiles: Sendable {
     private let paths = Mutex<Set<String>>([])
 

@@ -12,14 +12,14 @@ import Darwin
 /// ```swift
 /// let (files, bytes) = try DemoCorpus.write(into: "/tmp/corpus", megabytes: 150)
 /// ```
-public enum DemoCorpus {
-    public struct WriteError: Error, CustomStringConvertible {
-        public let description: String
+enum DemoCorpus {
+    struct WriteError: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// - Returns: How many files and bytes were written.
     /// - Throws: ``WriteError`` naming the file that could not be written.
-    public static func write(into folder: String, megabytes: Int) throws(WriteError) -> (files: Int, bytes: Int64) {
+    static func write(into folder: String, megabytes: Int) throws(WriteError) -> (files: Int, bytes: Int64) {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {

@@ -6,12 +6,22 @@ import Darwin
 
 /// What a scan of the folder found: the files to compress, and the entries
 /// left alone with the reason (shown as notes, like gzip's "ignored" lines).
+///
+/// ```swift
+/// let discovery = try discoverFiles(in: "logs", recursive: true, output: nil)
+/// for note in discovery.notes { print(note) }   // "link.txt: is a symbolic link - ignored"
+/// ```
 public struct Discovery: Sendable {
     public var plans: [FilePlan] = []
     public var notes: [String] = []
 }
 
 /// The folder argument itself is unusable; nothing was attempted.
+///
+/// ```swift
+/// do { _ = try discoverFiles(in: path, recursive: false, output: nil) }
+/// catch { print("file-squeezer: \(error)") }   // "/tmp/x: no such folder"
+/// ```
 public enum FolderError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case notAFolder(String)
@@ -29,6 +39,14 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// Lists the regular files of `folder` (and of its subfolders when
 /// `recursive`) and decides where each `.gz` goes: beside the original, or
 /// under `output` with the same subfolders.
+///
+/// ```swift
+/// let discovery = try discoverFiles(in: "photos", recursive: true, output: "/backup/photos")
+/// // photos/2024/a.jpg → /backup/photos/2024/a.jpg.gz
+/// ```
+///
+/// It only reads: nothing is created, even under `output`. An unreadable
+/// subfolder becomes a note; only an unusable `folder` throws.
 ///
 /// Never follows symbolic links. Skips `.gz` files, our own temporary files,
 /// and, when `output` lies inside `folder`, the output folder itself.

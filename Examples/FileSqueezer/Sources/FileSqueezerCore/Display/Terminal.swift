@@ -6,11 +6,11 @@ import Darwin
 
 /// Unbuffered writes to the standard streams (C's `stdout` is a global
 /// variable Swift 6 will not let concurrent code touch).
-public enum Terminal {
-    public static func out(_ text: String) { write(1, text) }
-    public static func error(_ text: String) { write(2, text) }
+enum Terminal {
+    static func out(_ text: String) { write(1, text) }
+    static func error(_ text: String) { write(2, text) }
 
-    public static var isInteractive: Bool { isatty(1) == 1 }
+    static var isInteractive: Bool { isatty(1) == 1 }
 
     private static func write(_ descriptor: Int32, _ text: String) {
         var text = text

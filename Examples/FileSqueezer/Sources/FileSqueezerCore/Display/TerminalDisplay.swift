@@ -12,6 +12,7 @@
 /// Failures always go to standard error, naming the file and the reason.
 @MainActor
 public final class TerminalDisplay {
+    /// How much to show; see the type's description.
     public enum Mode: Sendable { case live, lines, quiet }
 
     public let mode: Mode

@@ -1,4 +1,12 @@
 /// What happened to one file.
+///
+/// ```swift
+/// for file in report.files where file.status == .failed {
+///     print("\(file.path): \(file.reason ?? "failed")")
+/// }
+/// ```
+///
+/// A `.cancelled` file left nothing behind: its temporary output was removed.
 public struct FileOutcome: Sendable, Codable, Equatable {
     public enum Status: String, Sendable, Codable {
         case compressed, failed, cancelled

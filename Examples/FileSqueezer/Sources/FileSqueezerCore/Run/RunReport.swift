@@ -1,4 +1,12 @@
 /// The end-of-run summary; `--json` prints it as is.
+///
+/// ```swift
+/// let report = await squeezer.run(discovery)
+/// print("\(report.compressed) files, \(report.parallelism)x parallel, stall \(report.longestMainActorStallMilliseconds) ms")
+/// ```
+///
+/// After an interrupt, ``interrupted`` is `true` and ``files`` holds what
+/// finished (and what was cancelled mid-file); the rest count in ``notFinished``.
 public struct RunReport: Sendable, Codable, Equatable {
     public var strategy: Strategy
     public var placement: DeflatePlacement

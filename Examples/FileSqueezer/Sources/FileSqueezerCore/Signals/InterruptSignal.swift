@@ -19,11 +19,11 @@ import Darwin
 /// instead. The action runs on that queue, synchronously: it does not wait
 /// for the main actor or the cooperative pool, which may both be busy
 /// compressing. A signal that arrives before `onInterrupt` is remembered.
-public final class InterruptSignal {
+final class InterruptSignal {
     private let source: any DispatchSourceSignal
     private let box = Box()
 
-    public init() {
+    init() {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "file-squeezer.sigint"))
         source.setEventHandler { [box] in
@@ -37,10 +37,10 @@ public final class InterruptSignal {
     }
 
     /// Whether SIGINT has arrived.
-    public var interrupted: Bool { box.state.withLock { $0.interrupted } }
+    var interrupted: Bool { box.state.withLock { $0.interrupted } }
 
     /// Sets what an interrupt does; runs it at once if one already arrived.
-    public func onInterrupt(_ action: @escaping @Sendable () -> Void) {
+    func onInterrupt(_ action: @escaping @Sendable () -> Void) {
         let already = box.state.withLock { state in
             state.action = action
             return state.interrupted

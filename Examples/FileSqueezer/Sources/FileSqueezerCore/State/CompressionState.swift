@@ -24,6 +24,10 @@ import Observation
 @Observable @MainActor
 public final class CompressionState {
     /// A file being compressed right now.
+    ///
+    /// ```swift
+    /// for file in state.filesInFlight { print(file.name, Int(file.fraction * 100), "%") }
+    /// ```
     public struct FileInFlight: Sendable, Equatable {
         public let index: Int
         public let name: String
