@@ -48,7 +48,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FileSqueezerTests",
-            dependencies: ["FileSqueezerCore"]
+            dependencies: ["FileSqueezerCore"],
+            exclude: ["Support/tsan-suppressions.txt"]
         ),
     ],
     swiftLanguageModes: [.v6]

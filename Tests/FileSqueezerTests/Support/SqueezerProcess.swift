@@ -21,14 +21,25 @@ enum SqueezerProcess {
         return runner.deletingLastPathComponent().appendingPathComponent("file-squeezer")
     }
 
+    /// See the file: known false positives in another component, not ours.
+    static let suppressionsFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("tsan-suppressions.txt").path
+
+    /// This process's environment plus `extra`, and the TSan suppressions
+    /// (harmless unless the binary was built with --sanitize=thread).
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let options = environment["TSAN_OPTIONS"].map { $0 + " " } ?? ""
+        environment["TSAN_OPTIONS"] = options + "suppressions=" + suppressionsFile
+        return environment
+    }
+
     /// Starts the binary with output going to files (no pipe can fill up).
     static func start(
         _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], in scratch: Scratch
     ) throws -> (Process, URL, URL) {
         let process = Process()
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = Self.environment(environment)
         let out = scratch.url.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let err = scratch.url.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -72,6 +83,7 @@ func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, ou
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
+    process.environment = SqueezerProcess.environment([:])
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice

@@ -15,7 +15,7 @@ import Synchronization
 /// temporaryFiles.removeAll()
 /// ```
 public final class TemporaryFiles: Sendable {
-    private let paths = Mutex<Set<String>>([])
+    private let paths = VisibleMutex<Set<String>>([])
 
     public init() {}
 

@@ -49,6 +49,6 @@ final class InterruptSignal {
     }
 
     private final class Box: Sendable {
-        let state = Mutex<(interrupted: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+        let state = VisibleMutex<(interrupted: Bool, action: (@Sendable () -> Void)?)>((false, nil))
     }
 }
