@@ -28,7 +28,7 @@ extension EndToEnd {
             // Between files the main actor is free for a moment: the stall is
             // per file, not the whole run.
             #expect(report.longestMainActorStallMilliseconds / 1000 < report.wallSeconds * 0.9)
-            #expect(report.parallelism < 1.2)
+            #expect(report.parallelism < 1.05)
         }
 
         @Test("actor: no freeze (stall far below a file's time), no speedup (parallelism about 1)")
@@ -36,7 +36,8 @@ extension EndToEnd {
             let report = try report(.actor, jobs: 2)
             let longestFile = report.files.map(\.seconds).max() ?? 0
             #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
-            #expect(report.parallelism < 1.2)
+            // One file at a time: the file times add up to at most the wall time.
+            #expect(report.parallelism < 1.05)
         }
 
         @Test("parallel (deflate on BlockingExecutor lanes): no freeze, and files really overlap")
@@ -45,7 +46,9 @@ extension EndToEnd {
             #expect(report.placement == .lanes)
             let longestFile = report.files.map(\.seconds).max() ?? 0
             #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
-            #expect(report.parallelism > 1.5)
+            // Two equal files start together on two lanes, so they overlap; 2.0
+            // on an idle machine, less when other work takes a core.
+            #expect(report.parallelism > 1.1)
         }
 
         @Test("parallel with deflate on the cooperative pool, as many jobs as cores: timers starve (the hazard)")

@@ -1,3 +1,4 @@
+import ConcurrencyToolkit
 import Foundation
 
 /// The whole command line tool; the `file-squeezer` executable only calls this.
@@ -50,7 +51,12 @@ public enum FileSqueezerCommand {
             strategy: options.strategy, jobs: options.jobs,
             compressor: FileCompressor(level: options.level, force: options.force, temporaryFiles: temporaryFiles),
             placement: options.placement, display: TerminalDisplay(mode: mode))
-        let work = Task { @MainActor in await squeezer.run(discovery) }
+        let work = Task { @MainActor in
+            guard let prefix = options.trace else { return await squeezer.run(discovery) }
+            let (report, trace) = await withTraceRecording { await squeezer.run(discovery) }
+            writeTrace(trace, prefix: prefix)
+            return report
+        }
         interrupt.onInterrupt { work.cancel() }
         let report = await work.value
         // Every job removes its own temporary file; this catches any a job
@@ -88,6 +94,17 @@ public enum FileSqueezerCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard let data = try? encoder.encode(report) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Writes the recording; a failure is reported but does not fail the run.
+    private static func writeTrace(_ trace: Trace, prefix: String) {
+        do {
+            try trace.chromeTraceJSON().write(toFile: prefix + ".json", atomically: true, encoding: .utf8)
+            try trace.svgTimeline(title: "file-squeezer").write(toFile: prefix + ".svg", atomically: true, encoding: .utf8)
+            Terminal.error("file-squeezer: trace written to \(prefix).json and \(prefix).svg\n")
+        } catch {
+            Terminal.error("file-squeezer: cannot write the trace to \(prefix).json/.svg: \(error.localizedDescription)\n")
+        }
     }
 
     private static func makeCorpus(in folder: String, megabytes: Int) -> Int32 {

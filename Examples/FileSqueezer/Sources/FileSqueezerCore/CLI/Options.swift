@@ -15,6 +15,8 @@ struct Options: Sendable, Equatable {
     var corpusMegabytes = 32
     /// Write the demo corpus here and exit (for benchmarks).
     var makeCorpus: String?
+    /// Record the run and write PREFIX.json (Chrome trace) and PREFIX.svg.
+    var trace: String?
     var help = false
 
     init(jobs: Int) { self.jobs = jobs }
@@ -79,6 +81,7 @@ extension Options {
                     throw UsageError(message: "--deflate-on must be one of \(DeflatePlacement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
                 }
                 options.placement = placement
+            case "--trace": options.trace = try value()
             case "--demo": options.demo = true
             case "--corpus-mb": options.corpusMegabytes = try number(in: 1...100_000)
             case "--make-corpus": options.makeCorpus = try value()
@@ -124,6 +127,7 @@ extension Options {
                                 the three stages of the WWDC22 talk, see the walkthrough
               --deflate-on P    lanes | pool (default lanes): where --strategy parallel runs
                                 the blocking work; pool replays thread-pool exhaustion
+              --trace PREFIX    record the run: PREFIX.json (open in ui.perfetto.dev) and PREFIX.svg
               --demo            make a demo folder in a temporary directory and squeeze it
               --corpus-mb N     size of the --demo / --make-corpus folder (default 32)
               --make-corpus DIR write the demo files into DIR and exit (for benchmarks)
