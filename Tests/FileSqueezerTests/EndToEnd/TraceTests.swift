@@ -3,8 +3,8 @@ import Testing
 @testable import FileSqueezerCore
 
 extension EndToEnd {
-    /// `--trace` records the run with the toolkit's Diagnostics.
-    @Suite("End to end: --trace")
+    /// `--trace`, `--timeline` and `--stats` record the run with the toolkit's Diagnostics.
+    @Suite("End to end: --trace, --timeline, --stats")
     struct TraceTests {
         struct ChromeTrace: Decodable {
             struct Event: Decodable {
@@ -16,24 +16,27 @@ extension EndToEnd {
             let traceEvents: [Event]
         }
 
-        @Test("writes a Chrome trace and an SVG; stage 2's spans show one file at a time")
+        @Test("writes a Chrome trace, an SVG timeline and the stats; stage 2's spans show one file at a time")
         func actorSpansNeverOverlap() throws {
             let scratch = try Scratch()
             try scratch.file("in/a.txt", Sample.text(600_000))
             try scratch.file("in/b.txt", Sample.text(500_000, seed: 3))
-            let prefix = scratch.path + "/run"
+            let json = scratch.path + "/run.json", svgPath = scratch.path + "/run.svg"
             let run = try SqueezerProcess.run(
-                ["--strategy", "actor", "--jobs", "2", "--quiet", "--trace", prefix, scratch.path + "/in"], in: scratch)
+                ["--strategy", "actor", "--jobs", "2", "--trace", json, "--timeline", svgPath, "--stats",
+                 scratch.path + "/in"], in: scratch)
             #expect(run.status == 0, "stderr: \(run.stderr)")
-            #expect(run.stderr.contains("trace written to \(prefix).json and \(prefix).svg"))
-            let trace = try JSONDecoder().decode(ChromeTrace.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".json")))
+            #expect(run.stderr.contains("trace written to \(json)"))
+            #expect(run.stderr.contains("timeline written to \(svgPath)"))
+            #expect(run.stdout.contains("Trace: ") && run.stdout.contains("By kind"), "--stats prints the summary: \(run.stdout)")
+            let trace = try JSONDecoder().decode(ChromeTrace.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
             let spans = trace.traceEvents.filter { $0.ph == "X" && $0.name.hasPrefix("compress ") }
                 .sorted { ($0.ts ?? 0) < ($1.ts ?? 0) }
             #expect(Set(spans.map(\.name)) == ["compress a.txt", "compress b.txt"])
             if spans.count == 2, let start = spans[0].ts, let duration = spans[0].dur, let next = spans[1].ts {
                 #expect(start + duration <= next, "one actor compresses one file at a time")
             }
-            let svg = try String(contentsOfFile: prefix + ".svg", encoding: .utf8)
+            let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
             #expect(svg.contains("<svg") && svg.contains("compress a.txt"))
         }
     }

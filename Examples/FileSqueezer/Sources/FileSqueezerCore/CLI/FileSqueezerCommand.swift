@@ -52,9 +52,9 @@ public enum FileSqueezerCommand {
             compressor: FileCompressor(level: options.level, force: options.force, temporaryFiles: temporaryFiles),
             placement: options.placement, display: TerminalDisplay(mode: mode))
         let work = Task { @MainActor in
-            guard let prefix = options.trace else { return await squeezer.run(discovery) }
+            guard options.records else { return await squeezer.run(discovery) }
             let (report, trace) = await withTraceRecording { await squeezer.run(discovery) }
-            writeTrace(trace, prefix: prefix)
+            writeRecording(trace, options: options)
             return report
         }
         interrupt.onInterrupt { work.cancel() }
@@ -96,14 +96,25 @@ public enum FileSqueezerCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Writes the recording; a failure is reported but does not fail the run.
-    private static func writeTrace(_ trace: Trace, prefix: String) {
-        do {
-            try trace.chromeTraceJSON().write(toFile: prefix + ".json", atomically: true, encoding: .utf8)
-            try trace.svgTimeline(title: "file-squeezer").write(toFile: prefix + ".svg", atomically: true, encoding: .utf8)
-            Terminal.error("file-squeezer: trace written to \(prefix).json and \(prefix).svg\n")
-        } catch {
-            Terminal.error("file-squeezer: cannot write the trace to \(prefix).json/.svg: \(error.localizedDescription)\n")
+    /// Writes what `--trace`, `--timeline` and `--stats` asked for; a file that
+    /// cannot be written is reported but does not fail the run.
+    private static func writeRecording(_ trace: Trace, options: Options) {
+        let outputs = [
+            (options.trace, "trace", { trace.chromeTraceJSON() }),
+            (options.timeline, "timeline", { trace.svgTimeline(title: "file-squeezer") }),
+        ]
+        for case let (path?, what, render) in outputs {
+            do {
+                try render().write(toFile: path, atomically: true, encoding: .utf8)
+                if !options.quiet { Terminal.error("file-squeezer: \(what) written to \(path)\n") }
+            } catch {
+                Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(error.localizedDescription)\n")
+            }
+        }
+        if options.stats {
+            // stdout carries only the JSON summary under --json.
+            let stats = trace.summary()
+            if options.json { Terminal.error(stats) } else { Terminal.out(stats) }
         }
     }
 

@@ -15,11 +15,18 @@ struct Options: Sendable, Equatable {
     var corpusMegabytes = 32
     /// Write the demo corpus here and exit (for benchmarks).
     var makeCorpus: String?
-    /// Record the run and write PREFIX.json (Chrome trace) and PREFIX.svg.
+    /// Record the run and write a Chrome trace (JSON) here.
     var trace: String?
+    /// Record the run and write an SVG timeline here.
+    var timeline: String?
+    /// Record the run and print the summary statistics.
+    var stats = false
     var help = false
 
     init(jobs: Int) { self.jobs = jobs }
+
+    /// Whether the run is recorded with the toolkit's Diagnostics.
+    var records: Bool { trace != nil || timeline != nil || stats }
 }
 
 /// The command line is wrong; the message says how. Exit status 2.
@@ -82,6 +89,8 @@ extension Options {
                 }
                 options.placement = placement
             case "--trace": options.trace = try value()
+            case "--timeline": options.timeline = try value()
+            case "--stats": options.stats = true
             case "--demo": options.demo = true
             case "--corpus-mb": options.corpusMegabytes = try number(in: 1...100_000)
             case "--make-corpus": options.makeCorpus = try value()
@@ -127,7 +136,9 @@ extension Options {
                                 the three stages of the WWDC22 talk, see the walkthrough
               --deflate-on P    lanes | pool (default lanes): where --strategy parallel runs
                                 the blocking work; pool replays thread-pool exhaustion
-              --trace PREFIX    record the run: PREFIX.json (open in ui.perfetto.dev) and PREFIX.svg
+              --trace FILE      record the run as a Chrome trace (JSON; open it in ui.perfetto.dev)
+              --timeline FILE   record the run as an SVG timeline, a lane per thread
+              --stats           record the run and print what ran where, waits and concurrency
               --demo            make a demo folder in a temporary directory and squeeze it
               --corpus-mb N     size of the --demo / --make-corpus folder (default 32)
               --make-corpus DIR write the demo files into DIR and exit (for benchmarks)
