@@ -25,7 +25,9 @@ extension BlockingExecutor {
         isolation: isolated (any Actor)? = #isolation,
         _ body: sending @escaping (JobContext) throws -> T
     ) async throws -> T {
-        let job = TypedBlockingJob(priority: Task.currentPriority, body: body)
+        // Captured here, in the caller's task: the lane that runs the job has no task locals.
+        let trace = Instrumentation.begin(.jobQueued(executor: label))
+        let job = TypedBlockingJob(priority: Task.currentPriority, trace: trace, body: body)
         return try await withTaskCancellationHandler {
             try await withSafeThrowingContinuation { (continuation: SafeContinuation<T, any Error>) in
                 job.attach(continuation)
