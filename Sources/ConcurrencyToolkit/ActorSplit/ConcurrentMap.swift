@@ -50,7 +50,12 @@ extension Sequence where Element: Sendable {
                     guard let element = iterator.next() else { return false }
                     let index = results.count
                     results.append(nil)
-                    group.addTask { (index, try await transform(element)) }
+                    group.addTask {
+                        // Ends before `group.next()` hands the result to the caller.
+                        let child = Instrumentation.begin(.childStarted(index: index))
+                        defer { child?.end(.childFinished) }
+                        return (index, try await transform(element))
+                    }
                     return true
                 }
 
