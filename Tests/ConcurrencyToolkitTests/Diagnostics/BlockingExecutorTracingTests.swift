@@ -10,6 +10,7 @@ import Testing
         let executor = BlockingExecutor(width: 1, label: "traced-io")
         let (laneThread, trace) = try await withTraceRecording {
             try await executor.run { () -> UInt64 in
+                letTheWaiterSuspendUnderThreadSanitizer()
                 span("inside the job") { marker("in the job") }
                 return CurrentThread.id
             }
@@ -41,7 +42,10 @@ import Testing
         struct Broken: Error {}
         let executor = BlockingExecutor(width: 1, label: "throwing")
         let (_, trace) = await withTraceRecording {
-            await #expect(throws: Broken.self) { try await executor.run { throw Broken() } }
+            await #expect(throws: Broken.self) { try await executor.run {
+                    letTheWaiterSuspendUnderThreadSanitizer()
+                    throw Broken()
+                } }
         }
         #expect(trace.events { $0 == .jobFinished(failed: true) }.count == 1)
         #expect(trace.events { $0 == .jobFinished(failed: false) }.isEmpty)
@@ -93,7 +97,10 @@ import Testing
     @Test func jobEndsBeforeItsCallerResumes() async throws {
         let executor = BlockingExecutor(width: 2, label: "quick")
         for round in 0..<100 {
-            let (_, trace) = try await withTraceRecording { try await executor.run { round } }
+            let (_, trace) = try await withTraceRecording { try await executor.run {
+                    letTheWaiterSuspendUnderThreadSanitizer()
+                    return round
+                } }
             #expect(trace.events { $0 == .jobFinished(failed: false) }.count == 1)
             #expect(trace.events { $0 == .continuationResumed }.count == 1)  // run's own wait
             #expect(trace.discardedEventCount == 0)
@@ -141,7 +148,10 @@ import Testing
                 group.addTask {
                     let (_, trace) = try await withTraceRecording {
                         for step in 0..<20 {
-                            try await executor.run { marker("\(name)\(step)") }
+                            try await executor.run {
+                                marker("\(name)\(step)")
+                                letTheWaiterSuspendUnderThreadSanitizer()
+                            }
                         }
                     }
                     return (name, trace)

@@ -10,7 +10,10 @@ import Testing
         let line = #line + 2
         let (value, trace) = await withTraceRecording {
             await withSafeContinuation(ifLeaked: 0) { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: 7) }
+                DispatchQueue.global().async {
+                    letTheWaiterSuspendUnderThreadSanitizer()
+                    continuation.resume(returning: 7)
+                }
             }
         }
         #expect(value == 7)
@@ -96,7 +99,10 @@ import Testing
         for round in 0..<200 {
             let (_, trace) = await withTraceRecording {
                 await withSafeContinuation(ifLeaked: -1) { continuation in
-                    DispatchQueue.global().async { continuation.resume(returning: round) }
+                    DispatchQueue.global().async {
+                        letTheWaiterSuspendUnderThreadSanitizer()
+                        continuation.resume(returning: round)
+                    }
                 }
             }
             #expect(trace.events.map(\.kind).last == .continuationResumed)

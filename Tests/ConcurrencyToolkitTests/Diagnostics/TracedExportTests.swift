@@ -19,6 +19,7 @@ import FoundationXML
         let (threads, trace) = try await withTraceRecording {
             try await [(first, second), (second, first)].concurrentMap(maxConcurrency: 2) { mine, other in
                 try await executor.run { () -> UInt64 in
+                    letTheWaiterSuspendUnderThreadSanitizer()
                     mine.signal()
                     // Bounded: a broken executor (width 1) fails here instead of hanging.
                     guard other.wait(timeout: .now() + 60) == .success else { return 0 }
