@@ -28,6 +28,8 @@ extension Sequence where Element: Sendable {
     ///   remaining calls run in a cancelled task; a `transform` that checks
     ///   (`try Task.checkCancellation()`) ends the map with its
     ///   `CancellationError`. One that does not check runs to completion.
+    /// - **Tracing:** inside ``withTraceRecording(isolation:_:)`` each call is
+    ///   recorded as a child with its element's index.
     ///
     /// - Parameters:
     ///   - maxConcurrency: The most calls of `transform` running at once; at

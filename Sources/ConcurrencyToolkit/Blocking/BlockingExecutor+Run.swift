@@ -20,6 +20,9 @@ extension BlockingExecutor {
     /// - Shutdown: after ``shutdown()`` (or when it drains the FIFO) the caller
     ///   throws ``ShutDownError`` and the body never runs.
     /// - Errors: whatever `body` throws reaches the caller unchanged.
+    /// - Tracing: called inside ``withTraceRecording(isolation:_:)``, the job is
+    ///   recorded (queued, started on which lane, finished or discarded) and
+    ///   the recording is active inside `body`, so ``span(_:_:)``s there count.
     /// - Returns: What `body` returned.
     public func run<T>(
         isolation: isolated (any Actor)? = #isolation,
