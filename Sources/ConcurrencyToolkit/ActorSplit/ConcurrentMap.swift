@@ -28,6 +28,8 @@ extension Sequence where Element: Sendable {
     ///   remaining calls run in a cancelled task; a `transform` that checks
     ///   (`try Task.checkCancellation()`) ends the map with its
     ///   `CancellationError`. One that does not check runs to completion.
+    /// - **Tracing:** inside ``withTraceRecording(isolation:_:)`` each call is
+    ///   recorded as a child with its element's index.
     ///
     /// - Parameters:
     ///   - maxConcurrency: The most calls of `transform` running at once; at
@@ -50,7 +52,12 @@ extension Sequence where Element: Sendable {
                     guard let element = iterator.next() else { return false }
                     let index = results.count
                     results.append(nil)
-                    group.addTask { (index, try await transform(element)) }
+                    group.addTask {
+                        // Ends before `group.next()` hands the result to the caller.
+                        let child = Instrumentation.begin(.childStarted(index: index))
+                        defer { child?.end(.childFinished) }
+                        return (index, try await transform(element))
+                    }
                     return true
                 }
 

@@ -18,4 +18,10 @@ protocol ThrottleBuffer: Sendable {
 
     /// Removes everything buffered, as one batch. Only called when not empty.
     mutating func take() -> Batch
+
+    /// How a trace recording names this buffer's deliveries.
+    static var deliveryKind: TraceEvent.DeliveryKind { get }
+
+    /// How many values `batch` hands to the handler, for a trace recording.
+    static func valueCount(of batch: Batch) -> Int
 }

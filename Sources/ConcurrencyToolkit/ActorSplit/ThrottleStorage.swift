@@ -20,6 +20,9 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
     private let onStop: (@Sendable () -> Void)?
     /// How many pump tasks were ever started: the "tasks created" figure.
     private let pumpsStarted = Atomic<Int>(0)
+    /// The recording active where the reporter was created, if any: captured
+    /// then because reports may come from threads that run no task.
+    private let trace: TraceRecorder?
 
     init(
         buffer: sending Buffer, interval: Duration, clock: ThrottleClock,
@@ -30,6 +33,7 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
         self.clock = clock
         self.onStop = onStop
         self.deliver = deliver
+        trace = Instrumentation.currentRecorder
     }
 
     /// Runs `body` on the state machine under the lock; every access goes through here.
@@ -69,7 +73,10 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
                 // the next step reads the phase and decides.
                 try? await clock.sleep(deadline)
             case .deliver(let batch):
+                let delivery = trace?.begin(.deliveryStarted(Buffer.deliveryKind, count: Buffer.valueCount(of: batch)))
                 await deliver(batch)
+                // Before the loop comes back to resume `finish()` callers.
+                delivery?.end(.deliveryFinished)
             case .exit:
                 return
             case .finish(let waiters):

@@ -36,6 +36,11 @@
 ///
 /// Memory is bounded whatever the consumer does: one pending value and the one
 /// being delivered.
+///
+/// Tracing: a reporter created inside ``withTraceRecording(isolation:_:)``
+/// records each delivery there (reports come from any thread, so the
+/// recording is captured at creation); one created outside records nothing.
+/// The keyed and batching variants do the same.
 public final class ThrottledProgress<Value: Sendable>: Sendable {
     @usableFromInline let storage: ThrottleStorage<LatestValueBuffer<Value>>
 

@@ -20,7 +20,7 @@ extension BlockingExecutor {
     private func drain(lane: Int, startingWith first: BlockingWork) {
         var work = first
         while true {
-            let outcome = execute(work)
+            let outcome = execute(work, lane: lane)
             let next = state.withLock { $0.laneFinished(lane, outcome) }
             // Counted first, then resumed: a caller never sees metrics that miss its own job.
             if case .job(let job) = work { job.resumeCaller() }
@@ -34,10 +34,10 @@ extension BlockingExecutor {
         }
     }
 
-    private func execute(_ work: BlockingWork) -> BlockingJobOutcome {
+    private func execute(_ work: BlockingWork, lane: Int) -> BlockingJobOutcome {
         switch work {
         case .job(let job):
-            return job.execute()
+            return job.execute(onLane: lane, of: label)
         case .slice(let slice, let submittedAt):
             let wait = ContinuousClock.now - submittedAt
             slice.runSynchronously(on: asUnownedTaskExecutor())

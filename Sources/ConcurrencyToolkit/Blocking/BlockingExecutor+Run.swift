@@ -20,12 +20,17 @@ extension BlockingExecutor {
     /// - Shutdown: after ``shutdown()`` (or when it drains the FIFO) the caller
     ///   throws ``ShutDownError`` and the body never runs.
     /// - Errors: whatever `body` throws reaches the caller unchanged.
+    /// - Tracing: called inside ``withTraceRecording(isolation:_:)``, the job is
+    ///   recorded (queued, started on which lane, finished or discarded) and
+    ///   the recording is active inside `body`, so ``span(_:_:)``s there count.
     /// - Returns: What `body` returned.
     public func run<T>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: sending @escaping (JobContext) throws -> T
     ) async throws -> T {
-        let job = TypedBlockingJob(priority: Task.currentPriority, body: body)
+        // Captured here, in the caller's task: the lane that runs the job has no task locals.
+        let trace = Instrumentation.begin(.jobQueued(executor: label))
+        let job = TypedBlockingJob(priority: Task.currentPriority, trace: trace, body: body)
         return try await withTaskCancellationHandler {
             try await withSafeThrowingContinuation { (continuation: SafeContinuation<T, any Error>) in
                 job.attach(continuation)

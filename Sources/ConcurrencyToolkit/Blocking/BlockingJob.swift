@@ -10,9 +10,12 @@ class BlockingJob: @unchecked Sendable {
     let priority: TaskPriority
     /// Set while the job waits in the FIFO. Guarded by the executor's state lock.
     nonisolated(unsafe) var ticket: UInt64?
+    /// The recording of the task that submitted the job, if any (almost always nil).
+    let trace: TraceToken?
 
-    init(priority: TaskPriority) {
+    init(priority: TaskPriority, trace: TraceToken?) {
         self.priority = priority
+        self.trace = trace
     }
 
     var isCancelled: Bool { lifecycle.withLock { $0.isCancelled } }
@@ -34,12 +37,15 @@ class BlockingJob: @unchecked Sendable {
     /// cancelled first, and keeps the outcome for ``resumeCaller()``. The
     /// lane records the outcome in the executor's metrics *before* resuming,
     /// so a caller that sees its result also sees its job counted.
-    final func execute() -> BlockingJobOutcome {
+    /// `lane` and `executor` name where it ran, for a trace recording.
+    final func execute(onLane lane: Int, of executor: String) -> BlockingJobOutcome {
         let wait = ContinuousClock.now - submittedAt
         guard lifecycle.withLock({ $0.start() }) else {
+            trace?.end(.jobDiscarded(reason: "cancelled while queued"))
             keep(CancellationError())
             return .cancelled(wait: wait)
         }
+        trace?.emit(.jobStarted(executor: executor, lane: lane))
         return runBody() ? .completed(wait: wait) : .failed(wait: wait)
     }
 
@@ -65,9 +71,12 @@ final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
     /// both on the lane thread that runs the job.
     private var outcome: Result<T, any Error>?
 
-    init(priority: TaskPriority, body: sending @escaping (BlockingExecutor.JobContext) throws -> T) {
+    init(
+        priority: TaskPriority, trace: TraceToken? = nil,
+        body: sending @escaping (BlockingExecutor.JobContext) throws -> T
+    ) {
         self.body = body
-        super.init(priority: priority)
+        super.init(priority: priority, trace: trace)
     }
 
     /// Called once, before the job is submitted.
@@ -78,12 +87,17 @@ final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
     override func runBody() -> Bool {
         let result: Result<T, any Error>
         do {
-            result = .success(try body(BlockingExecutor.JobContext(job: self)))
+            // The lane runs no task: hand the body the submitter's recording,
+            // so the user's spans and markers inside it are attributed.
+            let context = BlockingExecutor.JobContext(job: self)
+            result = .success(try Instrumentation.withRecorder(trace?.recorder) { try body(context) })
         } catch {
             result = .failure(error)
         }
         lifecycle.withLock { $0.finish() }
         let succeeded = if case .success = result { true } else { false }
+        // Before the lane resumes the caller, who may end the recording then.
+        trace?.end(.jobFinished(failed: !succeeded))
         outcome = result
         return succeeded
     }
@@ -97,6 +111,7 @@ final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
     }
 
     override func fail(_ error: any Error) {
+        trace?.end(.jobDiscarded(reason: error is CancellationError ? "cancelled while queued" : "executor shut down"))
         continuation!.resume(throwing: error)
     }
 }

@@ -33,6 +33,9 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     @usableFromInline final let links: ContinuationLinks
     /// The slot of the task's cancellation handler, if `onCancel` was given.
     @usableFromInline final let cancellationSlot: CancellationSlot?
+    /// The recording this wait belongs to, if one was active where it was
+    /// created (almost always nil: then it costs one relaxed load at creation).
+    @usableFromInline final let trace: TraceToken?
 
     @inlinable
     init(
@@ -44,8 +47,10 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         self.site = site
         self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
         self.cancellationSlot = cancellationSlot
+        self.trace = Instrumentation.beginWait(at: site)
         var links: ContinuationLinks = timeout == nil ? [] : .timed
         if cancellationSlot != nil { links.insert(.cancellable) }
+        if trace != nil { links.insert(.traced) }
         if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
         self.links = links
         super.init()
@@ -65,7 +70,9 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     }
 
     final func reportLeak() {
-        ContinuationMisuseHandler.deliver(ContinuationMisuse(kind: .leaked, creationSite: site), to: scope)
+        let misuse = ContinuationMisuse(kind: .leaked, creationSite: site)
+        trace?.emit(.continuationMisused(misuse))
+        ContinuationMisuseHandler.deliver(misuse, to: scope)
     }
 
     /// Moves the state for `event` with one CAS and says what the caller must do.
@@ -81,7 +88,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
             let (exchanged, original) = state.compareExchange(
                 expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
             if exchanged {
-                if links.contains(.registered) || next != .resumed { finished(as: next) }
+                if !links.isDisjoint(with: .observed) || next != .resumed { finished(as: next) }
                 return outcome
             }
             current = ContinuationState(rawValue: original)!
@@ -93,6 +100,9 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     final func finished(as next: ContinuationState) {
         if links.contains(.registered) { PendingContinuations.unregister(ObjectIdentifier(self)) }
         ContinuationCounters.shared.count(next)
+        // Here, before the caller resumes the waiter: once resumed, the
+        // waiter may end its recording, and a later event would be dropped.
+        if let trace { Instrumentation.endWait(trace, as: next) }
     }
 
     /// The current state (for diagnostics and tests; it may change right after).
@@ -119,9 +129,9 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     @usableFromInline @inline(never)
     final func reportExtraResume(at resumeSite: ContinuationSite) {
-        ContinuationMisuseHandler.deliver(
-            ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite),
-            to: scope)
+        let misuse = ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite)
+        trace?.emit(.continuationMisused(misuse))
+        ContinuationMisuseHandler.deliver(misuse, to: scope)
     }
 
     override final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
@@ -146,4 +156,8 @@ struct ContinuationLinks: OptionSet, Sendable {
     @inlinable static var timed: ContinuationLinks { ContinuationLinks(rawValue: 2) }
     /// Is pointed to by a cancellation slot.
     @inlinable static var cancellable: ContinuationLinks { ContinuationLinks(rawValue: 4) }
+    /// Reports its end to a trace recording (see ``TraceRecorder``).
+    @inlinable static var traced: ContinuationLinks { ContinuationLinks(rawValue: 8) }
+    /// The links that must hear even a plain resume: one test on the hot path.
+    @inlinable static var observed: ContinuationLinks { ContinuationLinks(rawValue: 1 | 8) }
 }

@@ -28,6 +28,8 @@
 ///
 /// Reports go to the ``ContinuationMisuseHandler`` that was in effect where the
 /// continuation was created. Copies may be sent to any thread and resumed from any thread.
+/// Created inside ``withTraceRecording(isolation:_:)``, the wait is recorded
+/// there: its site, how it ended, and any misuse.
 public struct SafeContinuation<Success, Failure: Error>: Sendable {
     @usableFromInline let box: ContinuationBox<Success, Failure>
 

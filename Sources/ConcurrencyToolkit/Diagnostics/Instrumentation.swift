@@ -25,7 +25,7 @@ import Synchronization
 /// trace?.emit(.jobDiscarded(reason: "cancelled while queued"))
 /// ```
 ///
-/// Where each component calls (the lead wires these; ids pair begin and end):
+/// Where each component calls (ids pair begin and end):
 ///
 /// | component | where | call |
 /// |---|---|---|
@@ -45,6 +45,10 @@ import Synchronization
 /// resumed) *before* resuming that caller: once resumed, the caller may end
 /// its recording, and an event after the end is discarded. Never emit while
 /// holding a component's lock: recording takes the recorder's own lock.
+///
+/// (`@usableFromInline`: `SafeContinuation`'s inlinable path calls
+/// ``beginWait(at:)``; nothing else of it is visible to clients.)
+@usableFromInline
 enum Instrumentation {
     /// How many ``TraceRecorder/record(isolation:_:)`` calls are running in the
     /// process. While zero, nobody looks at the task local.
@@ -98,6 +102,8 @@ enum Instrumentation {
 
 /// The recorder and id of one job, wait, delivery, child or span: what a
 /// component keeps to report the rest of it from any thread.
+/// (`@usableFromInline`: `SafeContinuation`'s inlinable box stores one.)
+@usableFromInline
 struct TraceToken: Sendable {
     let recorder: TraceRecorder
     let id: UInt64

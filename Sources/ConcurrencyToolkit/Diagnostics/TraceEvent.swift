@@ -39,8 +39,9 @@ public struct TraceEvent: Sendable, Hashable {
         indirect case continuationMisused(ContinuationMisuse)
 
         // MARK: Actor-split helpers
-        /// A throttled or batching helper started delivering `count` values
-        /// (`.progress`: reports folded into one delivery; `.batch`: items in the batch).
+        /// A throttled or batching helper started delivering `count` values:
+        /// what the handler receives (`.progress`: 1 for `ThrottledProgress`,
+        /// the changed keys for the keyed variant; `.batch`: items in the batch).
         case deliveryStarted(DeliveryKind, count: Int)
         /// The delivery handler returned.
         case deliveryFinished

@@ -1,0 +1,23 @@
+/// How a continuation wait reaches a trace recording: the wiring of
+/// `ContinuationBox` to ``Instrumentation``, kept apart from the box so its
+/// hot path stays readable.
+extension Instrumentation {
+    /// Called by every box's (inlinable) `init`, in the waiting task: one
+    /// relaxed load and a branch when no recording is active anywhere.
+    @usableFromInline
+    static func beginWait(at site: ContinuationSite) -> TraceToken? {
+        begin(.continuationCreated(site: site))
+    }
+
+    /// Closes the wait; called once, by the winner of the box's state CAS,
+    /// before the waiter is resumed. A leak is closed by its misuse event
+    /// instead (see `ContinuationBox.reportLeak`), which carries the site.
+    static func endWait(_ trace: TraceToken, as finished: ContinuationState) {
+        switch finished {
+        case .resumed: trace.end(.continuationResumed)
+        case .timedOut: trace.end(.continuationTimedOut)
+        case .cancelled: trace.end(.continuationCancelled)
+        case .leaked, .pending: break
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Synchronization
+
+@testable import ConcurrencyToolkit
+
+/// Questions the wiring tests ask of a recorded trace.
+extension Trace {
+    /// The events whose kind `matches` says yes to, in recording order.
+    func events(_ matches: (TraceEvent.Kind) -> Bool) -> [TraceEvent] {
+        events.filter { matches($0.kind) }
+    }
+
+    /// The events that share `id` (one job, wait, delivery or child), in order.
+    func events(withID id: UInt64) -> [TraceEvent.Kind] {
+        events.filter { $0.id == id }.map(\.kind)
+    }
+
+    /// The names of the markers, in recording order.
+    var markerNames: [String] {
+        events.compactMap { if case .marker(let name) = $0.kind { name } else { nil } }
+    }
+}
+
+/// A list escaping `@Sendable` closures can append to (handlers, job bodies).
+final class Collected<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var all: [Element] { storage.withLock { $0 } }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Under ThreadSanitizer only: waits 2 ms on the resuming thread (a lane, a
+/// Dispatch worker), so the waiting task has finished suspending before it is
+/// resumed. A resume that beats the suspension trips a known ThreadSanitizer
+/// false positive in `UnsafeContinuation` (swiftlang/swift#57803: the runtime's
+/// hand-off is invisible to it). Not for timing: normal runs do not wait, so
+/// the ordering tests keep their full strength there.
+func letTheWaiterSuspendUnderThreadSanitizer() {
+    if isRunningUnderThreadSanitizer { usleep(2_000) }
+}
