@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -66,16 +67,28 @@ enum CurrentThread {
         #endif
     }
 
-    /// Whether this is the process's main thread.
+    /// Whether this thread runs the main actor: the process's main thread, or
+    /// (on Linux) the thread draining the main queue. After an async `main`
+    /// calls `dispatch_main()`, Linux libdispatch drains the main queue, and
+    /// with it the main actor, on a worker thread; a timeline that called it
+    /// "dispatch thread" would hide where the main actor ran.
     static var isMain: Bool {
         #if os(Linux)
-        return id == UInt64(getpid())
+        return id == UInt64(getpid()) || DispatchQueue.getSpecific(key: mainQueueKey) == true
         #elseif canImport(Darwin)
         return pthread_main_np() != 0
         #else
         return false
         #endif
     }
+
+    #if os(Linux)
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+    #endif
 
     /// The process's name, which threads that were never named inherit.
     static let processName: String = {

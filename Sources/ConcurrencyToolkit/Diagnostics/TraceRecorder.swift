@@ -143,7 +143,7 @@ public final class TraceRecorder: Sendable {
                 lanes[event.threadID] = (executor, lane)
             }
         }
-        return threads.sorted { ($0.value.isMain ? -1 : $0.value.order) < ($1.value.isMain ? -1 : $1.value.order) }
+        let named = threads.sorted { ($0.value.isMain ? -1 : $0.value.order) < ($1.value.isMain ? -1 : $1.value.order) }
             .map { id, seen in
                 let systemName = seen.systemName ?? ""
                 return TraceThread(
@@ -153,5 +153,6 @@ public final class TraceRecorder: Sendable {
                         lane: lanes[id]),
                     systemName: systemName, isMain: seen.isMain)
             }
+        return ThreadNaming.disambiguated(named)
     }
 }

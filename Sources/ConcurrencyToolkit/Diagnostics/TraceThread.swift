@@ -47,4 +47,18 @@ enum ThreadNaming {
         if dispatchDefault { return "cooperative pool · \(id)" }
         return "thread · \(id)"
     }
+
+    /// Adds the thread id to names that more than one thread shares. Dispatch
+    /// runs one serial lane on different OS threads over a long run, so
+    /// "io lane 1" can name several rows; each row stays one OS thread.
+    static func disambiguated(_ threads: [TraceThread]) -> [TraceThread] {
+        var count: [String: Int] = [:]
+        for thread in threads { count[thread.name, default: 0] += 1 }
+        return threads.map { thread in
+            guard count[thread.name, default: 0] > 1 else { return thread }
+            var unique = thread
+            unique.name += " · \(thread.id)"
+            return unique
+        }
+    }
 }

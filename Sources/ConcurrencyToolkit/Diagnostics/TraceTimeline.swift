@@ -132,7 +132,9 @@ struct TraceTimeline {
                 instants.append(Instant(kind: .misuse, name: "\(misuse)", time: event.time, thread: event.threadID))
                 if misuse.kind == .leaked { end(event, [("outcome", "leaked")]) }
             case .deliveryStarted(let kind, let count):
-                let what = kind == .progress ? "progress delivery (\(count) values)" : "batch delivery (\(count) items)"
+                let what = kind == .progress
+                    ? "progress delivery (\(count) \(count == 1 ? "value" : "values"))"
+                    : "batch delivery (\(count) \(count == 1 ? "item" : "items"))"
                 begin(.delivery, what, event, [("kind", kind.rawValue), ("count", "\(count)")])
             case .deliveryFinished, .childFinished, .spanFinished:
                 end(event)

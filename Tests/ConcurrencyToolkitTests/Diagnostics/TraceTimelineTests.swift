@@ -121,6 +121,16 @@ import Testing
         #expect(TraceFormatting.jsonString("q\"\\\n\u{1}é") == #""q\"\\\n\u0001é""#)
     }
 
+    @Test func threadsSharingALaneNameGetTheirIDs() {
+        let threads = [
+            TraceThread(id: 1, name: "main", systemName: "squeezer", isMain: true),
+            TraceThread(id: 10, name: "io lane 1", systemName: "-qos.overcommit", isMain: false),
+            TraceThread(id: 11, name: "io lane 0", systemName: "-qos.overcommit", isMain: false),
+            TraceThread(id: 12, name: "io lane 1", systemName: "-qos.overcommit", isMain: false),
+        ]
+        #expect(ThreadNaming.disambiguated(threads).map(\.name) == ["main", "io lane 1 · 10", "io lane 0", "io lane 1 · 12"])
+    }
+
     @Test func tickStepIsRoundAndGivesAtMostTenTicks() {
         #expect(SVGTimeline.tickStep(10 * ms) == 1 * ms)
         #expect(SVGTimeline.tickStep(25 * ms) == 5 * ms)
