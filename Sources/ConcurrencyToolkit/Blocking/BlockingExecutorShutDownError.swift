@@ -25,6 +25,11 @@ extension BlockingExecutor {
             self.wasQueued = wasQueued
         }
 
+        /// Names the executor and says whether the job was queued, for logs:
+        ///
+        /// ```swift
+        /// catch let error as BlockingExecutor.ShutDownError { logger.warning("\(error)") }
+        /// ```
         public var description: String {
             let when = wasQueued ? "was still queued when the executor was shut down" : "was submitted after shutdown()"
             return "BlockingExecutor '\(label)': the job \(when) and did not run. "

@@ -14,6 +14,16 @@
 /// finished) share one ``id``; standalone events (markers) have id 0.
 public struct TraceEvent: Sendable, Hashable {
     /// What happened. New kinds may be added: switch with a `default`.
+    ///
+    /// ```swift
+    /// for event in trace.events {
+    ///     switch event.kind {
+    ///     case .jobStarted(let executor, let lane): print("\(executor) lane \(lane) started job \(event.id)")
+    ///     case .continuationMisused(let misuse): print(misuse)
+    ///     default: break
+    ///     }
+    /// }
+    /// ```
     public enum Kind: Sendable, Hashable {
         // MARK: BlockingExecutor
         /// A blocking job was submitted to `executor` and waits for a lane.
@@ -62,7 +72,14 @@ public struct TraceEvent: Sendable, Hashable {
         case marker(name: String)
     }
 
-    /// Which actor-split helper delivered.
+    /// Which actor-split helper delivered: a progress value (``ThrottledProgress``,
+    /// ``KeyedThrottledProgress``) or a batch (``BatchingReporter``).
+    ///
+    /// ```swift
+    /// let batches = trace.events.filter {
+    ///     if case .deliveryStarted(.batch, _) = $0.kind { true } else { false }
+    /// }
+    /// ```
     public enum DeliveryKind: String, Sendable, Hashable {
         /// `ThrottledProgress` (and its keyed variant): newest values only.
         case progress
