@@ -1,5 +1,4 @@
 import ConcurrencyToolkit
-import Synchronization
 import Testing
 
 /// A Swift Testing trait that turns every `ContinuationMisuse` inside a test
@@ -62,7 +61,7 @@ public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let deferred = SanitizedMutex<[ContinuationMisuse]>([])
+        let deferred = Lock<[ContinuationMisuse]>([])
         let handler = ContinuationMisuseHandler.custom { misuse in
             // On the test's task tree the testing library knows the test: record now.
             if Test.current != nil {

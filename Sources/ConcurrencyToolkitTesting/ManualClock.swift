@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencyToolkit
 
 /// A `Clock` that moves only when a test says so, for deterministic tests of
 /// anything timed (throttling, timeouts) without real sleeps.
@@ -90,18 +90,11 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state = Mutex(State())
-    private let handoff = Atomic<Int>(0)
+    private let state = Lock(State())
 
-    /// Every access to `state` goes through here. A contended `Mutex` is taken
-    /// inside the kernel on Linux, out of ThreadSanitizer's sight; the acquire
-    /// load and release store on `handoff` show it the ordering the lock gives.
+    /// Every access to `state` goes through here.
     private func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-        state.withLock { state in
-            _ = handoff.load(ordering: .acquiring)
-            defer { handoff.store(0, ordering: .releasing) }
-            return body(&state)
-        }
+        state.withLock { state in body(&state) }
     }
 
     /// Creates a clock at ``Instant/zero``.

@@ -1,5 +1,4 @@
 import ConcurrencyToolkit
-import Synchronization
 
 /// Runs `operation` and returns its result together with every
 /// `ContinuationMisuse` reported by the continuations created inside it.
@@ -27,7 +26,7 @@ public func withContinuationMisuseRecorded<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Result
 ) async rethrows -> (result: Result, misuses: [ContinuationMisuse]) {
-    let recorded = SanitizedMutex<[ContinuationMisuse]>([])
+    let recorded = Lock<[ContinuationMisuse]>([])
     let result = try await withContinuationMisuseHandler(
         .custom { misuse in recorded.withLock { $0.append(misuse) } },
         isolation: isolation, operation: operation)

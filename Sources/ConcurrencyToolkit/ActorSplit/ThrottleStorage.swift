@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The thin, locked shell around ``ThrottleStateMachine`` (see ``ReporterLock``
+/// The thin, locked shell around ``ThrottleStateMachine`` (see ``Lock``
 /// for why it is not `Synchronization.Mutex` on Linux): lock, transition,
 /// unlock, then act (start or wake the pump, deliver, resume `finish()` callers).
 /// Nothing here runs user code or resumes a continuation while holding the lock.
@@ -13,7 +13,7 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
     @usableFromInline
     typealias Machine = ThrottleStateMachine<Buffer, SafeContinuation<Void, Never>, Task<Void, Never>>
 
-    @usableFromInline let machine: ReporterLock<Machine>
+    @usableFromInline let machine: Lock<Machine>
     private let clock: ThrottleClock
     private let deliver: @isolated(any) @Sendable (Buffer.Batch) async -> Void
     /// Runs once, after the reporter finished or was cancelled (the stream view ends its stream here).
@@ -29,7 +29,7 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
         onStop: (@Sendable () -> Void)? = nil,
         deliver: @escaping @isolated(any) @Sendable (Buffer.Batch) async -> Void
     ) {
-        machine = ReporterLock(Machine(buffer: buffer, interval: interval))
+        machine = Lock(Machine(buffer: buffer, interval: interval))
         self.clock = clock
         self.onStop = onStop
         self.deliver = deliver
@@ -39,7 +39,7 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
     /// Runs `body` on the state machine under the lock; every access goes through here.
     @inlinable
     func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
-        machine.withLock(body)
+        machine.withLock { body(&$0) }
     }
 
     /// The hot path: one uncontended lock, one buffer store; a task only when

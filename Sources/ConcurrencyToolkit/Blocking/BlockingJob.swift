@@ -2,10 +2,10 @@
 /// actions), when it was submitted, and its FIFO ticket. The typed subclass
 /// holds the body and the continuation, so the FIFO stores one non-generic type.
 class BlockingJob: @unchecked Sendable {
-    // @unchecked: `lifecycle` is a Mutex; `ticket` is read and written only
+    // @unchecked: `lifecycle` is a Lock; `ticket` is read and written only
     // while holding the owning executor's state lock; the subclass's
     // continuation is written once, before the job is published through that lock.
-    let lifecycle = SanitizedMutex(BlockingJobLifecycle<@Sendable () -> Void>())
+    let lifecycle = Lock(BlockingJobLifecycle<@Sendable () -> Void>())
     let submittedAt = ContinuousClock.now
     let priority: TaskPriority
     /// Set while the job waits in the FIFO. Guarded by the executor's state lock.

@@ -3,7 +3,7 @@
 /// counters. Events in, actions out; no locks, no threads, no side effects,
 /// so every transition is unit-tested on its own.
 ///
-/// `BlockingExecutor` keeps it in a `Mutex`, calls one method per event and
+/// `BlockingExecutor` keeps it in a `Lock`, calls one method per event and
 /// performs the returned action (start a lane, resume a waiter) after
 /// unlocking.
 ///

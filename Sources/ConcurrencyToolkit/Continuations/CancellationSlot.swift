@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Connects a task's cancellation handler to a continuation that does not
 /// exist yet when the handler is installed (the runtime runs the handler at
 /// once if the task is already cancelled).
@@ -7,16 +5,20 @@ import Synchronization
 /// Like the timeout scheduler it does not own the box: the box detaches
 /// itself in its `deinit` under this slot's lock, so the pointer is valid
 /// whenever the lock is held and the state is `.armed`.
+///
+/// A struct around the ``Lock``, not a class holding one: the lock is already
+/// a shared heap object, so the slot costs one allocation per `onCancel`
+/// continuation, not two.
 @usableFromInline
-final class CancellationSlot: @unchecked Sendable {
-    // @unchecked: `box` is only used under `guarded`'s lock, without a retain
+struct CancellationSlot: Sendable {
+    // `box` is only used under `guarded`'s lock, without a retain
     // (see InterruptibleBox for why).
     private struct Guarded {
         var state = CancellationSlotState.waiting
         var box: Unmanaged<InterruptibleBox>?
     }
 
-    private let guarded = SanitizedMutex(Guarded())
+    private let guarded = Lock(Guarded())
 
     @usableFromInline init() {}
 

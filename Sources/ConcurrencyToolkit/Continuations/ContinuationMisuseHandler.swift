@@ -115,7 +115,7 @@ public struct ContinuationMisuseHandler: Sendable {
         var bootstrapSite: String?
     }
 
-    static let processWide = SanitizedMutex(ProcessWide())
+    static let processWide = Lock(ProcessWide())
 
     @TaskLocal static var scoped: ContinuationMisuseHandler?
 

@@ -110,7 +110,7 @@ public enum PendingContinuations {
     }
 
     static let tracking = Atomic<Bool>(environmentAsksForTracking())
-    static let registry = SanitizedMutex<[ObjectIdentifier: Registration]>([:])
+    static let registry = Lock<[ObjectIdentifier: Registration]>([:])
 
     /// One relaxed load: the only cost the registry adds to the plain path.
     @usableFromInline

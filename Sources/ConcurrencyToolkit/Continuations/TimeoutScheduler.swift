@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The one timer behind every `withSafeThrowingContinuation(timeout:)`: a
 /// deadline min-heap serviced by a single `DispatchSourceTimer`. A timeout
@@ -25,7 +24,7 @@ final class TimeoutScheduler: @unchecked Sendable {
         }
     }
 
-    private let heap = SanitizedMutex(TimeoutHeap<Waiter>())
+    private let heap = Lock(TimeoutHeap<Waiter>())
     private let queue = DispatchQueue(label: "ConcurrencyToolkit.SafeContinuation.timeouts")
     private let timer: any DispatchSourceTimer
 

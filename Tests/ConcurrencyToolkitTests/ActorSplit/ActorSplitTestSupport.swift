@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Collects deliveries on the main actor and lets a test wait for a count
 /// without sleeping.
@@ -19,23 +18,6 @@ final class Recorder<Element> {
         if values.count >= count { return }
         await withCheckedContinuation { waiters.append((count, $0)) }
     }
-}
-
-/// A value shared between test threads, behind a lock.
-/// (The `handoff` atomic shows ThreadSanitizer the ordering a contended
-/// `Mutex` gives on Linux, where it is taken inside the kernel.)
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    private let handoff = Atomic<Int>(0)
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R {
-        mutex.withLock { value in
-            _ = handoff.load(ordering: .acquiring)
-            defer { handoff.store(0, ordering: .releasing) }
-            return body(&value)
-        }
-    }
-    var value: Value { withLock { $0 } }
 }
 
 /// A global actor other than the main one, to show deliveries land on the handler's actor.

@@ -73,11 +73,11 @@ struct ItemFailed: Error, Equatable {
     }
 
     @Test func forEachRunsEveryElementExactlyOnce() async {
-        let seen = Locked<[Int]>([])
+        let seen = Lock<[Int]>([])
         await (0..<1_000).concurrentForEach(maxConcurrency: 3) { value in
             seen.withLock { $0.append(value) }
         }
-        #expect(seen.value.sorted() == Array(0..<1_000))
+        #expect(seen.withLock { $0 }.sorted() == Array(0..<1_000))
     }
 
     @Test func anEmptySequenceAndTheDefaultWidthWork() async throws {

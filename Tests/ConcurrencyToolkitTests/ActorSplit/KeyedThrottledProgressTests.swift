@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func eightThreadsEachKeepTheirFinalValue() async {
-        let merged = Locked<[Int: Int]>([:])
+        let merged = Lock<[Int: Int]>([:])
         let progress = KeyedThrottledProgress<Int, Int>(interval: .milliseconds(1)) { changed in
             merged.withLock { $0.merge(changed) { _, new in new } }
         }
@@ -42,7 +42,7 @@ import Testing
             for step in 0..<50_000 { progress.report(step, for: thread) }
         }
         await progress.finish()
-        #expect(merged.value == Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, 49_999) }))
+        #expect(merged.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, 49_999) }))
     }
 
     @Test @MainActor func oneHopCarriesEveryKeyChangedSinceTheLast() async {

@@ -1,11 +1,11 @@
+import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
-import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
     @Test func sleepersWakeOnlyWhenTheirDeadlineIsReachedEarliestFirst() async throws {
         let clock = ManualClock()
-        let woken = Locked<[Int]>([])
+        let woken = Lock<[Int]>([])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for milliseconds in [30, 10, 20] {
                 group.addTask {

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func deliveriesLandOnAnyGlobalActor() async {
-        let count = Locked(0)
+        let count = Lock(0)
         let progress = ThrottledProgress<Int>(interval: Self.interval) { @TestLogActor value in
             TestLogActor.shared.assertIsolated("delivery off the handler's actor")
             count.withLock { $0 += 1 }
@@ -44,13 +44,13 @@ import Testing
             for value in 0..<100_000 { progress.report(value) }
         }
         await progress.finish()
-        #expect(count.value >= 1)
+        #expect(count.withLock { $0 } >= 1)
     }
 
     @Test func eightThreadsReportingConcurrentlyNeverOverlapAndKeepTheFinalValue() async {
         let inFlight = Atomic<Int>(0)
         let overlaps = Atomic<Int>(0)
-        let delivered = Locked<[Int]>([])
+        let delivered = Lock<[Int]>([])
         // Nonisolated handler: nothing but the reporter keeps deliveries apart.
         let progress = ThrottledProgress<Int>(interval: .milliseconds(1)) { value in
             if inFlight.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
@@ -66,7 +66,7 @@ import Testing
         progress.report(final)
         await progress.finish()
 
-        let values = delivered.value
+        let values = delivered.withLock { $0 }
         #expect(values.last == final)
         #expect(overlaps.load(ordering: .relaxed) == 0)
         #expect(Set(values).count == values.count)  // the same report is never delivered twice
@@ -84,7 +84,7 @@ import Testing
         let updates = 20_000
 
         let naive = Recorder<Int>()
-        let naiveTasks = Locked(0)
+        let naiveTasks = Lock(0)
         let naiveStart = ContinuousClock.now
         await onBackgroundThread {
             for value in 0..<updates {
@@ -106,7 +106,7 @@ import Testing
         await progress.finish()
         let elapsed = ContinuousClock.now - start
 
-        #expect(naiveTasks.value == updates)
+        #expect(naiveTasks.withLock { $0 } == updates)
         #expect(naive.values.count == updates)
         #expect(Set(naive.values).count == updates)
 
@@ -117,7 +117,7 @@ import Testing
 
         print("""
             side by side, \(updates) updates from one background thread:
-              Task per update:   \(naiveTasks.value) tasks, \(naive.values.count) main-actor deliveries, \
+              Task per update:   \(naiveTasks.withLock { $0 }) tasks, \(naive.values.count) main-actor deliveries, \
             \(backwardSteps(naive.values)) backward steps, last shown \(naive.values.last ?? -1), \(naiveElapsed)
               ThrottledProgress: \(progress.storage.pumpTaskCount) task(s), \(throttled.values.count) main-actor deliveries, \
             \(backwardSteps(throttled.values)) backward steps, last shown \(throttled.values.last ?? -1), \(elapsed)

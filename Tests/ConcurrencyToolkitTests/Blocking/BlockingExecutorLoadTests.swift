@@ -2,7 +2,6 @@
 import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 extension TimingSensitive {
@@ -141,7 +140,7 @@ extension TimingSensitive {
             let workers = 50
             let jobsPerWorker = 2_000
             let bodiesRun = HitCounter()
-            let tally = Mutex(Tally())
+            let tally = Lock(Tally())
 
             let (_, misuses) = await withContinuationMisuseRecorded {
                 await withTaskGroup(of: Tally.self) { group in

@@ -2,7 +2,6 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 /// Real callback APIs with the shapes that break continuations.
@@ -29,7 +28,7 @@ import Testing
     /// The correct bridge: accumulate chunks, resume once when `done`.
     static func readAll(_ channel: DispatchIO, handlerRuns: Counter) async throws -> [UInt8] {
         try await withSafeThrowingContinuation { (c: SafeContinuation<[UInt8], any Error>) in
-            let buffer = SanitizedMutex<[UInt8]>([])
+            let buffer = Lock<[UInt8]>([])
             channel.read(offset: 0, length: Int.max, queue: DispatchQueue(label: "reader")) { done, data, error in
                 handlerRuns.increment()
                 if let data { buffer.withLock { $0.append(contentsOf: data) } }
@@ -88,7 +87,7 @@ import Testing
     /// A legacy API that calls back only on success, and silently drops the
     /// callback on failure.
     final class SuccessOnlyClient: Sendable {
-        private let pending = SanitizedMutex<[Int: @Sendable (String) -> Void]>([:])
+        private let pending = Lock<[Int: @Sendable (String) -> Void]>([:])
 
         func fetch(id: Int, completion: @escaping @Sendable (String) -> Void) {
             pending.withLock { $0[id] = completion }

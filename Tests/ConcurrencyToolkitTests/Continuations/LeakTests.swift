@@ -1,13 +1,12 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch
-import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct LeakTests {
     /// Collects what a handler receives.
     final class Inbox: Sendable {
-        private let received = SanitizedMutex<[ContinuationMisuse]>([])
+        private let received = Lock<[ContinuationMisuse]>([])
         var handler: ContinuationMisuseHandler { .custom { misuse in self.received.withLock { $0.append(misuse) } } }
         var misuses: [ContinuationMisuse] { received.withLock { $0 } }
     }

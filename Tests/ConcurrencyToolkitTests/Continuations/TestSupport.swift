@@ -3,7 +3,7 @@ import Synchronization
 
 /// Somewhere a test can park a continuation that another task or thread resumes.
 final class Parking<Success: Sendable>: Sendable {
-    private let slot = SanitizedMutex<SafeContinuation<Success, any Error>?>(nil)
+    private let slot = Lock<SafeContinuation<Success, any Error>?>(nil)
 
     func park(_ continuation: SafeContinuation<Success, any Error>) {
         slot.withLock { $0 = continuation }
@@ -35,7 +35,7 @@ func outcome<T>(_ operation: () async throws -> T) async -> Result<T, any Error>
 
 /// Keeps continuations alive (so they time out instead of leaking) until released.
 final class Keeper<Success: Sendable>: Sendable {
-    private let kept = SanitizedMutex<[SafeContinuation<Success, any Error>]>([])
+    private let kept = Lock<[SafeContinuation<Success, any Error>]>([])
     func keep(_ continuation: SafeContinuation<Success, any Error>) { kept.withLock { $0.append(continuation) } }
     var count: Int { kept.withLock { $0.count } }
     func release() -> [SafeContinuation<Success, any Error>] { kept.withLock { let all = $0; $0 = []; return all } }

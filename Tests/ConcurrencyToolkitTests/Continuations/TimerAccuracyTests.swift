@@ -1,5 +1,4 @@
 @testable import ConcurrencyToolkit
-import Synchronization
 import Testing
 
 extension TimingSensitive {
@@ -8,7 +7,7 @@ extension TimingSensitive {
     @Suite struct TimerAccuracyTests {
         /// Stands in for a box: records when the scheduler interrupts it.
         final class Probe: InterruptibleBox, @unchecked Sendable {
-            let firedAt = SanitizedMutex<UInt64?>(nil)
+            let firedAt = Lock<UInt64?>(nil)
             override func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
                 firedAt.withLock { $0 = TimeoutClock.now() }
                 return nil
