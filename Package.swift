@@ -48,8 +48,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FileSqueezerTests",
-            dependencies: ["FileSqueezerCore"],
-            exclude: ["Support/tsan-suppressions.txt"]
+            dependencies: ["FileSqueezerCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

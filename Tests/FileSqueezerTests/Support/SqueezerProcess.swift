@@ -21,17 +21,11 @@ enum SqueezerProcess {
         return runner.deletingLastPathComponent().appendingPathComponent("file-squeezer")
     }
 
-    /// See the file: known false positives in another component, not ours.
-    static let suppressionsFile = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().appendingPathComponent("tsan-suppressions.txt").path
-
-    /// This process's environment plus `extra`, and the TSan suppressions
-    /// (harmless unless the binary was built with --sanitize=thread).
+    /// This process's environment plus `extra`. The child inherits
+    /// `TSAN_OPTIONS`, so a TSan-built binary uses the same suppressions as the
+    /// test process (CI passes .ci/tsan-suppressions.txt).
     static func environment(_ extra: [String: String]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        let options = environment["TSAN_OPTIONS"].map { $0 + " " } ?? ""
-        environment["TSAN_OPTIONS"] = options + "suppressions=" + suppressionsFile
-        return environment
+        ProcessInfo.processInfo.environment.merging(extra) { $1 }
     }
 
     /// Starts the binary with output going to files (no pipe can fill up).
