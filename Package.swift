@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "ConcurrencyToolkit", targets: ["ConcurrencyToolkit"]),
         .library(name: "ConcurrencyToolkitTesting", targets: ["ConcurrencyToolkitTesting"]),
+        .executable(name: "file-squeezer", targets: ["file-squeezer"]),
     ],
     targets: [
         .target(name: "ConcurrencyToolkit"),
@@ -25,6 +26,30 @@ let package = Package(
         .testTarget(
             name: "ConcurrencyToolkitTestingTests",
             dependencies: ["ConcurrencyToolkit", "ConcurrencyToolkitTesting"]
+        ),
+
+        // File Squeezer, the reference app (Examples/FileSqueezer). zlib is a
+        // system library, so the package still has no package dependencies.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Examples/FileSqueezer/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "FileSqueezerCore",
+            dependencies: ["ConcurrencyToolkit", "CZlib"],
+            path: "Examples/FileSqueezer/Sources/FileSqueezerCore"
+        ),
+        .executableTarget(
+            name: "file-squeezer",
+            dependencies: ["FileSqueezerCore"],
+            path: "Examples/FileSqueezer/Sources/file-squeezer"
+        ),
+        .testTarget(
+            name: "FileSqueezerTests",
+            dependencies: ["FileSqueezerCore"],
+            exclude: ["Support/tsan-suppressions.txt"]
         ),
     ],
     swiftLanguageModes: [.v6]

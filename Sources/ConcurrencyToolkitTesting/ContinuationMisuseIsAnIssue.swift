@@ -2,7 +2,7 @@ import ConcurrencyToolkit
 import Synchronization
 import Testing
 
-/// A Swift Testing trait that turns every ``ContinuationMisuse`` inside a test
+/// A Swift Testing trait that turns every `ContinuationMisuse` inside a test
 /// into a recorded issue, so a double resume or a leaked continuation fails
 /// the test instead of scrolling by on standard error.
 ///
@@ -27,10 +27,14 @@ import Testing
 /// Each test gets its own scope, so tests running in parallel never see each
 /// other's misuse.
 public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
-    /// Applies to every test in a suite it is attached to.
+    /// Applies to every test in a suite it is attached to, nested suites included.
+    ///
+    /// ```swift
+    /// @Suite(.continuationMisuseIsAnIssue) struct NetworkTests { @Suite struct Uploads { ... } }
+    /// ```
     public var isRecursive: Bool { true }
 
-    /// Creates the trait; usually spelled ``Trait/continuationMisuseIsAnIssue``.
+    /// Creates the trait; usually spelled `.continuationMisuseIsAnIssue`.
     ///
     /// ```swift
     /// @Test(ContinuationMisuseIsAnIssue()) func uploads() async throws { ... }
@@ -38,28 +42,46 @@ public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     public init() {}
 
     /// One scope per test case, so each issue lands on the test that caused it.
+    /// The testing library calls this; you do not.
+    ///
+    /// ```swift
+    /// @Test(.continuationMisuseIsAnIssue, arguments: [1, 2]) func retries(_ n: Int) async { ... }  // a scope per argument
+    /// ```
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }
 
-    /// Runs the test with a misuse handler that records issues.
+    /// Runs the test with a misuse handler that records issues. The testing
+    /// library calls this; a test can call it to check the trait itself.
+    ///
+    /// ```swift
+    /// try await ContinuationMisuseIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
+    /// ```
+    ///
+    /// If the test throws, the error propagates after the misuse seen so far is recorded.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let deferred = SanitizedMutex<[ContinuationMisuse]>([])
-        try await withContinuationMisuseHandler(.custom { misuse in
+        let handler = ContinuationMisuseHandler.custom { misuse in
             // On the test's task tree the testing library knows the test: record now.
             if Test.current != nil {
                 Issue.record(Comment(rawValue: misuse.description), sourceLocation: misuse.sourceLocation)
             } else {
                 deferred.withLock { $0.append(misuse) }
             }
-        }) {
-            try await function()
+        }
+        let outcome: Result<Void, any Error>
+        do {
+            try await withContinuationMisuseHandler(handler) { try await function() }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
         for misuse in deferred.withLock({ $0 }) {
             Issue.record(Comment(rawValue: misuse.description), sourceLocation: misuse.sourceLocation)
         }
+        try outcome.get()
     }
 }
 

@@ -2,7 +2,7 @@ import ConcurrencyToolkit
 import Synchronization
 
 /// Runs `operation` and returns its result together with every
-/// ``ContinuationMisuse`` reported by the continuations created inside it.
+/// `ContinuationMisuse` reported by the continuations created inside it.
 ///
 /// Reports from other tests running in parallel never show up here: the
 /// recording is scoped to this operation's task tree.

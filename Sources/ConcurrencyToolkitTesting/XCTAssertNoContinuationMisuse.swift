@@ -2,7 +2,7 @@ import ConcurrencyToolkit
 import XCTest
 
 /// Runs `operation` and records an XCTest failure for every
-/// ``ContinuationMisuse`` reported by the continuations created inside it.
+/// `ContinuationMisuse` reported by the continuations created inside it.
 /// Returns the operation's result.
 ///
 /// ```swift

@@ -66,7 +66,7 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     ///
     /// - Returns: `true` if the element will be delivered; `false` if it was
     ///   dropped because `capacity` elements are already waiting (the consumer
-    ///   is behind) or because the reporter was finished or cancelled.
+    ///   is behind) or because `finish()` or `cancel()` was already called.
     @inlinable @discardableResult
     public func report(_ element: Element) -> Bool {
         storage.report(element)

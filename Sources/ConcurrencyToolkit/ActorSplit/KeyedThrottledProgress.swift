@@ -55,7 +55,7 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
     /// ```
     ///
     /// Synchronous, from any thread; never waits for the handler. Ignored
-    /// after ``finish()`` or ``cancel()``.
+    /// once ``finish()`` or ``cancel()`` was called.
     @inlinable
     public func report(_ value: Value, for key: Key) {
         _ = storage.report((key, value))

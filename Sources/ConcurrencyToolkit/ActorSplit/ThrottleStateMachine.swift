@@ -55,9 +55,11 @@ struct ThrottleStateMachine<Buffer: ThrottleBuffer, Waiter, Pump> {
     @inlinable
     mutating func report(_ input: Buffer.Input) -> (action: ReportAction, leftover: Buffer.Input?) {
         switch phase {
-        case .finished, .cancelled:
+        case .finishing, .finished, .cancelled:
+            // Once finish() was called nothing new is accepted, so the final
+            // delivery is bounded even if producers keep reporting.
             return (.refused, input)
-        case .pumping, .finishing:
+        case .pumping:
             let (accepted, leftover) = buffer.add(input)
             if !accepted { refusedCount += 1 }
             return (accepted ? .none : .refused, leftover)
@@ -183,3 +185,8 @@ struct ThrottleStateMachine<Buffer: ThrottleBuffer, Waiter, Pump> {
 
 extension ThrottleStateMachine: Sendable where Buffer: Sendable, Waiter: Sendable, Pump: Sendable {}
 extension ThrottleStateMachine.Phase: Sendable where Pump: Sendable {}
+// Actions leave the lock and are performed outside it, so they must be Sendable.
+extension ThrottleStateMachine.ReportAction: Sendable {}
+extension ThrottleStateMachine.PumpStep: Sendable where Waiter: Sendable {}
+extension ThrottleStateMachine.FinishAction: Sendable where Waiter: Sendable, Pump: Sendable {}
+extension ThrottleStateMachine.CancelAction: Sendable where Waiter: Sendable, Pump: Sendable {}

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// The thin, locked shell around ``ThrottleStateMachine``: lock, transition,
+/// The thin, locked shell around ``ThrottleStateMachine`` (see ``ReporterLock``
+/// for why it is not `Synchronization.Mutex` on Linux): lock, transition,
 /// unlock, then act (start or wake the pump, deliver, resume `finish()` callers).
 /// Nothing here runs user code or resumes a continuation while holding the lock.
 ///
@@ -12,7 +13,7 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
     @usableFromInline
     typealias Machine = ThrottleStateMachine<Buffer, SafeContinuation<Void, Never>, Task<Void, Never>>
 
-    @usableFromInline let machine: Mutex<Machine>
+    @usableFromInline let machine: ReporterLock<Machine>
     private let clock: ThrottleClock
     private let deliver: @isolated(any) @Sendable (Buffer.Batch) async -> Void
     /// Runs once, after the reporter finished or was cancelled (the stream view ends its stream here).
@@ -25,17 +26,23 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
         onStop: (@Sendable () -> Void)? = nil,
         deliver: @escaping @isolated(any) @Sendable (Buffer.Batch) async -> Void
     ) {
-        machine = Mutex(Machine(buffer: buffer, interval: interval))
+        machine = ReporterLock(Machine(buffer: buffer, interval: interval))
         self.clock = clock
         self.onStop = onStop
         self.deliver = deliver
+    }
+
+    /// Runs `body` on the state machine under the lock; every access goes through here.
+    @inlinable
+    func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
+        machine.withLock(body)
     }
 
     /// The hot path: one uncontended lock, one buffer store; a task only when
     /// the reporter was idle. Returns false when the report was refused.
     @inlinable
     func report(_ input: Buffer.Input) -> Bool {
-        let (action, leftover) = machine.withLock { $0.report(input) }
+        let (action, leftover) = withMachine { $0.report(input) }
         _ = leftover  // a replaced value dies here, outside the lock
         switch action {
         case .none: return true
@@ -50,13 +57,13 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
     func startPump(id: UInt64) {
         pumpsStarted.add(1, ordering: .relaxed)
         let pump = Task { await self.pump(id: id) }
-        if machine.withLock({ $0.pumpStarted(id: id, pump) }) { pump.cancel() }
+        if withMachine({ $0.pumpStarted(id: id, pump) }) { pump.cancel() }
     }
 
     private func pump(id: UInt64) async {
         while true {
             let now = clock.now()
-            switch machine.withLock({ $0.nextStep(pumpID: id, now: now) }) {
+            switch withMachine({ $0.nextStep(pumpID: id, now: now) }) {
             case .sleep(let deadline):
                 // Cancellation is only ever used to wake the pump for finish/cancel;
                 // the next step reads the phase and decides.
@@ -75,7 +82,7 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
 
     func finish() async {
         await withSafeContinuation(ifLeaked: ()) { waiter in
-            switch machine.withLock({ $0.finish(waiter) }) {
+            switch withMachine({ $0.finish(waiter) }) {
             case .resume(let waiter, let stopped):
                 if stopped { onStop?() }
                 waiter.resume()
@@ -86,7 +93,7 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
     }
 
     func cancel() {
-        let action = machine.withLock { $0.cancel() }
+        let action = withMachine { $0.cancel() }
         action.wake?.cancel()
         if action.stopped { onStop?() }
         for waiter in action.waiters { waiter.resume() }
@@ -95,7 +102,8 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
 
     // MARK: figures for tests and documentation
 
-    var deliveryCount: Int { machine.withLock { $0.deliveryCount } }
+    var phase: Machine.Phase { withMachine { $0.phase } }
+    var deliveryCount: Int { withMachine { $0.deliveryCount } }
     var pumpTaskCount: Int { pumpsStarted.load(ordering: .relaxed) }
-    var droppedCount: Int { machine.withLock { $0.refusedCount } }
+    var droppedCount: Int { withMachine { $0.refusedCount } }
 }

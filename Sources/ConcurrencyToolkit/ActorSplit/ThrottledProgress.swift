@@ -26,9 +26,10 @@
 ///   period is delivered at once.
 /// - ``finish()`` delivers the last value (if it was not delivered yet) right
 ///   away, without waiting out the interval, and returns after the handler ran.
-/// - After ``finish()`` or ``cancel()`` nothing more is delivered and
-///   `report` does nothing. A delivery already running when `cancel()` is
-///   called completes.
+/// - Once ``finish()`` or ``cancel()`` has been called, `report` does
+///   nothing (so a producer that keeps reporting cannot delay `finish`), and
+///   after they return nothing more is delivered. A delivery already
+///   running when `cancel()` is called completes.
 /// - Dropping the last reference without `finish()` cancels: the pending value
 ///   is discarded and the delivery task ends. The reporter holds `deliver`
 ///   strongly; capture your model weakly if the model owns the reporter.
@@ -76,7 +77,7 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// ```
     ///
     /// Callable from any thread or task, including a C callback; never
-    /// suspends and never waits for the handler. Ignored after ``finish()`` or ``cancel()``.
+    /// suspends and never waits for the handler. Ignored once ``finish()`` or ``cancel()`` was called.
     @inlinable
     public func report(_ value: Value) {
         _ = storage.report(value)
@@ -94,6 +95,8 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// Returns at once when nothing is pending. Calling it again, or after
     /// ``cancel()``, returns at once. It waits for the delivery even if the
     /// calling task is cancelled (a delivery is one short handler call).
+    /// Misuse: awaiting `finish()` from inside the handler waits for itself
+    /// and never returns.
     public func finish() async {
         await storage.finish()
     }

@@ -3,6 +3,8 @@ import Dispatch
 extension BlockingExecutor {
     /// Hands `first` to an idle lane. The lane then drains the FIFO until it
     /// is empty, so a busy executor pays one Dispatch hop per burst, not per job.
+    /// The burst runs at the QoS of `first`'s priority: Dispatch cannot change
+    /// the QoS of a block that is already running.
     func startLane(_ lane: Int, with first: BlockingWork) {
         let qosClass = first.qosClass
         if qosClass == .default {
@@ -19,7 +21,10 @@ extension BlockingExecutor {
         var work = first
         while true {
             let outcome = execute(work)
-            switch state.withLock({ $0.laneFinished(lane, outcome) }) {
+            let next = state.withLock { $0.laneFinished(lane, outcome) }
+            // Counted first, then resumed: a caller never sees metrics that miss its own job.
+            if case .job(let job) = work { job.resumeCaller() }
+            switch next {
             case .run(let next):
                 work = next
             case .idle(let waiters):

@@ -37,7 +37,7 @@ public final class BlockingExecutor: Sendable {
     public let label: String
 
     let lanes: [DispatchQueue]
-    let state: SanitizerVisibleMutex<BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>>
+    let state: SanitizedMutex<BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>>
 
     /// Creates an executor with `width` lanes. Threads are only used while a
     /// lane has work; an idle executor holds none.
@@ -56,7 +56,7 @@ public final class BlockingExecutor: Sendable {
         precondition(width >= 1, "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1")
         self.width = width
         self.label = label
-        self.state = SanitizerVisibleMutex(BlockingQueueState(width: width))
+        self.state = SanitizedMutex(BlockingQueueState(width: width))
         self.lanes = (0..<width).map { DispatchQueue(label: "\(label).lane-\($0)") }
         // Marks each lane with this executor so tests (and `isRunningOnLane`)
         // can tell where code runs.

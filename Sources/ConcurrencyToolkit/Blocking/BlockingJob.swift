@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One `run` call in flight: its lifecycle (cancellation and interrupt
 /// actions), when it was submitted, and its FIFO ticket. The typed subclass
 /// holds the body and the continuation, so the FIFO stores one non-generic type.
@@ -7,7 +5,7 @@ class BlockingJob: @unchecked Sendable {
     // @unchecked: `lifecycle` is a Mutex; `ticket` is read and written only
     // while holding the owning executor's state lock; the subclass's
     // continuation is written once, before the job is published through that lock.
-    let lifecycle = SanitizerVisibleMutex(BlockingJobLifecycle<@Sendable () -> Void>())
+    let lifecycle = SanitizedMutex(BlockingJobLifecycle<@Sendable () -> Void>())
     let submittedAt = ContinuousClock.now
     let priority: TaskPriority
     /// Set while the job waits in the FIFO. Guarded by the executor's state lock.
@@ -33,19 +31,27 @@ class BlockingJob: @unchecked Sendable {
     }
 
     /// Runs the body on the current (lane) thread unless the caller was
-    /// cancelled first, and resumes the caller either way.
+    /// cancelled first, and keeps the outcome for ``resumeCaller()``. The
+    /// lane records the outcome in the executor's metrics *before* resuming,
+    /// so a caller that sees its result also sees its job counted.
     final func execute() -> BlockingJobOutcome {
         let wait = ContinuousClock.now - submittedAt
         guard lifecycle.withLock({ $0.start() }) else {
-            fail(CancellationError())
+            keep(CancellationError())
             return .cancelled(wait: wait)
         }
-        return runBodyAndResume() ? .completed(wait: wait) : .failed(wait: wait)
+        return runBody() ? .completed(wait: wait) : .failed(wait: wait)
     }
 
     /// Runs the body, ends the lifecycle (no interrupt action starts after
-    /// this), then resumes the caller. Returns whether the body returned a value.
-    func runBodyAndResume() -> Bool { fatalError("subclass responsibility") }
+    /// this) and keeps the result. Returns whether the body returned a value.
+    func runBody() -> Bool { fatalError("subclass responsibility") }
+
+    /// Keeps `error` as the outcome for a job that will not run.
+    func keep(_ error: any Error) { fatalError("subclass responsibility") }
+
+    /// Resumes the caller with the outcome kept by ``execute()``.
+    func resumeCaller() { fatalError("subclass responsibility") }
 
     /// Resumes the caller with `error`; the body never runs.
     func fail(_ error: any Error) { fatalError("subclass responsibility") }
@@ -55,6 +61,9 @@ class BlockingJob: @unchecked Sendable {
 final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
     private let body: (BlockingExecutor.JobContext) throws -> T
     private var continuation: SafeContinuation<T, any Error>?
+    /// Written by ``runBody()``/``keep(_:)`` and read by ``resumeCaller()``,
+    /// both on the lane thread that runs the job.
+    private var outcome: Result<T, any Error>?
 
     init(priority: TaskPriority, body: sending @escaping (BlockingExecutor.JobContext) throws -> T) {
         self.body = body
@@ -66,7 +75,7 @@ final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
         self.continuation = continuation
     }
 
-    override func runBodyAndResume() -> Bool {
+    override func runBody() -> Bool {
         let result: Result<T, any Error>
         do {
             result = .success(try body(BlockingExecutor.JobContext(job: self)))
@@ -75,8 +84,16 @@ final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
         }
         lifecycle.withLock { $0.finish() }
         let succeeded = if case .success = result { true } else { false }
-        continuation!.resume(with: result)
+        outcome = result
         return succeeded
+    }
+
+    override func keep(_ error: any Error) {
+        outcome = .failure(error)
+    }
+
+    override func resumeCaller() {
+        continuation!.resume(with: outcome.take()!)
     }
 
     override func fail(_ error: any Error) {

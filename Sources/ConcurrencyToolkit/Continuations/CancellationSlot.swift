@@ -9,10 +9,11 @@ import Synchronization
 /// whenever the lock is held and the state is `.armed`.
 @usableFromInline
 final class CancellationSlot: @unchecked Sendable {
-    // @unchecked + unowned(unsafe): `continuation` is only used under `guarded`'s lock.
+    // @unchecked: `box` is only used under `guarded`'s lock, without a retain
+    // (see InterruptibleBox for why).
     private struct Guarded {
         var state = CancellationSlotState.waiting
-        unowned(unsafe) var continuation: (any InterruptibleContinuation)?
+        var box: Unmanaged<InterruptibleBox>?
     }
 
     private let guarded = SanitizedMutex(Guarded())
@@ -22,9 +23,9 @@ final class CancellationSlot: @unchecked Sendable {
     /// Called once, right after the continuation is created. `false` means the
     /// task was cancelled meanwhile and the continuation has been finished.
     @usableFromInline
-    func arm(_ continuation: any InterruptibleContinuation) -> Bool {
+    func arm(_ box: InterruptibleBox) -> Bool {
         let outcome = guarded.withLock { guarded in
-            guarded.continuation = continuation
+            guarded.box = .passUnretained(box)
             return guarded.state.arm()
         }
         switch outcome {
@@ -32,7 +33,7 @@ final class CancellationSlot: @unchecked Sendable {
             return true
         case .finishCancelled:
             // The caller holds the box, so it is alive without the lock.
-            continuation.interrupt(.cancel)?()
+            box.interrupt(.cancel)?()
             return false
         }
     }
@@ -41,10 +42,10 @@ final class CancellationSlot: @unchecked Sendable {
     /// should run: cancellation resumed (or is about to resume) the waiter.
     @usableFromInline
     func cancel() -> Bool {
-        let (outcome, resume) = guarded.withLock { guarded -> (CancellationSlotState.CancelOutcome, (() -> Void)?) in
+        let (outcome, resume) = guarded.withLock { guarded -> (CancellationSlotState.CancelOutcome, (@Sendable () -> Void)?) in
             let outcome = guarded.state.cancel()
-            guard outcome == .interruptArmed, let continuation = guarded.continuation else { return (outcome, nil) }
-            return (outcome, continuation.interrupt(.cancel))
+            guard outcome == .interruptArmed, let box = guarded.box else { return (outcome, nil) }
+            return (outcome, box._withUnsafeGuaranteedRef { $0.interrupt(.cancel) })
         }
         switch outcome {
         case .callOnCancel: return true
@@ -60,7 +61,7 @@ final class CancellationSlot: @unchecked Sendable {
     func detach() {
         guarded.withLock { guarded in
             guarded.state.detach()
-            guarded.continuation = nil
+            guarded.box = nil
         }
     }
 }

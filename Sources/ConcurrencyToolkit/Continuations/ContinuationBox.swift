@@ -21,7 +21,7 @@ import Synchronization
 /// fallback out of this class keeps its `deinit` free of generic metadata
 /// lookups, which measured as the largest cost of the round trip.
 @usableFromInline
-class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
+class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sendable {
     // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS.
     @usableFromInline final let state: Atomic<UInt8>
     @usableFromInline final let raw: UnsafeContinuation<Success, Failure>
@@ -33,8 +33,6 @@ class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
     @usableFromInline final let links: ContinuationLinks
     /// The slot of the task's cancellation handler, if `onCancel` was given.
     @usableFromInline final let cancellationSlot: CancellationSlot?
-    /// Position in the timeout scheduler's heap; guarded by the scheduler's lock.
-    @usableFromInline final var timerIndex = -1
 
     @inlinable
     init(
@@ -50,6 +48,7 @@ class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
         if cancellationSlot != nil { links.insert(.cancellable) }
         if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
         self.links = links
+        super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
         }
@@ -124,10 +123,8 @@ class ContinuationBox<Success, Failure: Error>: @unchecked Sendable {
             ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite),
             to: scope)
     }
-}
 
-extension ContinuationBox: InterruptibleContinuation {
-    @usableFromInline final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
+    override final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
         guard case .finish = transition(event) else { return nil }
         // Timeouts and cancellation exist only on the throwing form (Failure == any Error).
         let error = (event == .timeout ? SafeContinuationError.timedOut : CancellationError()) as any Error as! Failure
@@ -136,28 +133,17 @@ extension ContinuationBox: InterruptibleContinuation {
     }
 }
 
-/// What the timeout scheduler and a cancellation slot may do to a box they
-/// point to without owning it. They call these only under their own lock,
-/// which the box's `deinit` takes to detach, so the box is alive meanwhile.
-@usableFromInline
-protocol InterruptibleContinuation: AnyObject, Sendable {
-    /// Where the box sits in the scheduler's heap (-1: not there). Guarded by the scheduler's lock.
-    var timerIndex: Int { get set }
-    /// Claims the continuation for a timeout or cancellation; returns the
-    /// resumption to run after the caller's lock is released, or `nil` if
-    /// something else finished it first.
-    func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)?
-}
-
 /// Who else must hear when a box finishes, besides its waiter.
+/// (Computed constants, not `static let`s: a stored static costs a
+/// once-check on every access, which showed up in the round-trip profile.)
 @usableFromInline
 struct ContinuationLinks: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt8
     @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Listed in ``PendingContinuations`` until it finishes.
-    @usableFromInline static let registered = ContinuationLinks(rawValue: 1)
+    @inlinable static var registered: ContinuationLinks { ContinuationLinks(rawValue: 1) }
     /// Has an entry in the shared timeout scheduler.
-    @usableFromInline static let timed = ContinuationLinks(rawValue: 2)
+    @inlinable static var timed: ContinuationLinks { ContinuationLinks(rawValue: 2) }
     /// Is pointed to by a cancellation slot.
-    @usableFromInline static let cancellable = ContinuationLinks(rawValue: 4)
+    @inlinable static var cancellable: ContinuationLinks { ContinuationLinks(rawValue: 4) }
 }

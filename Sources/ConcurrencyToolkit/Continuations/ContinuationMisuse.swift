@@ -11,6 +11,13 @@
 /// ```
 public struct ContinuationMisuse: Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
+    ///
+    /// ```swift
+    /// switch misuse.kind {
+    /// case .resumedMoreThanOnce: metrics.increment("continuation.double_resume")
+    /// case .leaked: metrics.increment("continuation.leak")
+    /// }
+    /// ```
     public enum Kind: Sendable, Hashable {
         /// `resume` was called after the continuation had already been resumed.
         /// The extra call was ignored.
@@ -22,11 +29,23 @@ public struct ContinuationMisuse: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What went wrong.
+    ///
+    /// ```swift
+    /// #expect(misuses.map(\.kind) == [.leaked])
+    /// ```
     public var kind: Kind
     /// Where the continuation was created (the `withSafe…Continuation` call).
+    ///
+    /// ```swift
+    /// logger.error("continuation from \(misuse.creationSite.fileID):\(misuse.creationSite.line) misused")
+    /// ```
     public var creationSite: ContinuationSite
     /// For ``Kind/resumedMoreThanOnce``: where the extra `resume` was called.
     /// `nil` for ``Kind/leaked``.
+    ///
+    /// ```swift
+    /// if let extra = misuse.resumeSite { print("second resume at \(extra)") }
+    /// ```
     public var resumeSite: ContinuationSite?
 
     /// Creates a report. The toolkit creates these; tests may build their own
@@ -42,6 +61,10 @@ public struct ContinuationMisuse: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One line a developer can act on, naming both sites.
+    ///
+    /// ```swift
+    /// print(misuse)   // "SafeContinuation created at App/Net.swift:12 in get() was resumed more than once; ..."
+    /// ```
     public var description: String {
         switch kind {
         case .resumedMoreThanOnce:

@@ -10,7 +10,7 @@ import Synchronization
 /// Where ``ContinuationMisuse`` reports go.
 ///
 /// One handler is in effect for the whole process (by default
-/// ``logToStandardError``); ``withContinuationMisuseHandler(_:operation:)``
+/// ``logToStandardError``); ``withContinuationMisuseHandler(_:isolation:operation:)``
 /// overrides it for one operation and the tasks it starts. A continuation
 /// remembers the handler in effect where it was *created*, so a leak detected
 /// later, on another thread, after the scope ended, still reaches that handler.

@@ -9,10 +9,22 @@
 /// ```
 public struct ContinuationSite: Sendable, Hashable, CustomStringConvertible {
     /// The function that contains the site, as `#function` spells it.
+    ///
+    /// ```swift
+    /// #expect(misuse.creationSite.function == "fetch(_:)")
+    /// ```
     public var function: String
     /// The file that contains the site, as `#fileID` spells it (`Module/File.swift`).
+    ///
+    /// ```swift
+    /// let ours = misuses.filter { $0.creationSite.fileID.hasPrefix("Downloader/") }
+    /// ```
     public var fileID: String
     /// The line of the site.
+    ///
+    /// ```swift
+    /// #expect(misuse.resumeSite?.line == 42)
+    /// ```
     public var line: Int
 
     /// Creates a site; usually you let the default arguments capture it.
@@ -28,5 +40,9 @@ public struct ContinuationSite: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `fileID:line in function`.
+    ///
+    /// ```swift
+    /// print(continuation.creationSite)   // "Downloader/Fetch.swift:42 in fetch(_:)"
+    /// ```
     public var description: String { "\(fileID):\(line) in \(function)" }
 }

@@ -8,12 +8,28 @@
 /// ```
 public struct PendingContinuation: Sendable, Equatable, CustomStringConvertible {
     /// Where the continuation was created (the `withSafe…Continuation` call).
+    ///
+    /// ```swift
+    /// let bySite = Dictionary(grouping: snapshot.pending, by: \.site)
+    /// ```
     public var site: ContinuationSite
     /// How long it has been waiting when the snapshot was taken.
+    ///
+    /// ```swift
+    /// let stuck = snapshot.pending.filter { $0.age > .seconds(30) }
+    /// ```
     public var age: Duration
     /// The priority of the task that created it, at creation.
+    ///
+    /// ```swift
+    /// let blockingUI = snapshot.pending.filter { $0.priority >= .userInitiated }
+    /// ```
     public var priority: TaskPriority
     /// The timeout it was given, if any.
+    ///
+    /// ```swift
+    /// let unbounded = snapshot.pending.filter { $0.timeout == nil }   // candidates for a timeout
+    /// ```
     public var timeout: Duration?
 
     /// Creates an entry; the toolkit creates these for snapshots.
@@ -28,7 +44,11 @@ public struct PendingContinuation: Sendable, Equatable, CustomStringConvertible 
         self.timeout = timeout
     }
 
-    /// `site, waiting for AGE (priority P)`.
+    /// `site, waiting for AGE (priority P, timeout T)`.
+    ///
+    /// ```swift
+    /// snapshot.pending.forEach { print($0) }
+    /// ```
     public var description: String {
         let limit = timeout.map { ", timeout \($0)" } ?? ""
         return "\(site), waiting for \(age) (priority \(priority.rawValue)\(limit))"

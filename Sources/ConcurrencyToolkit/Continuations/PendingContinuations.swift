@@ -48,15 +48,35 @@ public enum PendingContinuations {
     /// ```
     public struct Snapshot: Sendable {
         /// The listed continuations not yet resumed (empty while tracking was off).
+        ///
+        /// ```swift
+        /// let oldest = snapshot.pending.max { $0.age < $1.age }
+        /// ```
         public var pending: [PendingContinuation]
         /// Waiters resumed with `SafeContinuationError.timedOut` since the process started.
+        ///
+        /// ```swift
+        /// metrics.gauge("continuations.timed_out", snapshot.timedOut)
+        /// ```
         public var timedOut: Int
         /// Waiters resumed with `CancellationError` by their task's cancellation.
+        ///
+        /// ```swift
+        /// metrics.gauge("continuations.cancelled", snapshot.cancelled)
+        /// ```
         public var cancelled: Int
         /// Continuations dropped without a resume (each also reported as misuse).
+        ///
+        /// ```swift
+        /// assert(PendingContinuations.snapshot().leaked == 0, "a callback API dropped a continuation")
+        /// ```
         public var leaked: Int
         /// Resumes that came after a timeout, cancellation or leak had already
         /// resumed the waiter. Expected with timeouts; dropped without a report.
+        ///
+        /// ```swift
+        /// metrics.gauge("continuations.late_resumes", snapshot.lateResumes)   // high: timeouts too short?
+        /// ```
         public var lateResumes: Int
     }
 

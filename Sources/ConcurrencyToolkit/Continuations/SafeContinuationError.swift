@@ -18,6 +18,11 @@ public enum SafeContinuationError: Error, Sendable, Hashable, CustomStringConver
     /// The `timeout` given to `withSafeThrowingContinuation` passed before any resume.
     case timedOut
 
+    /// What happened, in words.
+    ///
+    /// ```swift
+    /// catch let error as SafeContinuationError { logger.warning("fetch failed: \(error)") }
+    /// ```
     public var description: String {
         switch self {
         case .leaked: "the continuation was dropped without being resumed (leaked)"

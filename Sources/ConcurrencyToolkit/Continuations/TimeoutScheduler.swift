@@ -17,11 +17,11 @@ final class TimeoutScheduler: @unchecked Sendable {
     @usableFromInline static let shared = TimeoutScheduler()
 
     struct Waiter: TimeoutHeapElement, @unchecked Sendable {
-        // @unchecked + unowned(unsafe): valid while in the heap, see above.
-        unowned(unsafe) let continuation: any InterruptibleContinuation
+        // @unchecked: valid while in the heap, see above; touched without a retain.
+        let box: Unmanaged<InterruptibleBox>
 
         func heapIndexDidChange(to index: Int?) {
-            continuation.timerIndex = index ?? -1
+            box._withUnsafeGuaranteedRef { $0.timerIndex = index ?? -1 }
         }
     }
 
@@ -44,11 +44,11 @@ final class TimeoutScheduler: @unchecked Sendable {
     /// Arranges for `continuation` to time out `timeout` from now, unless it
     /// is finished or freed first.
     @usableFromInline
-    func schedule(_ continuation: any InterruptibleContinuation, after timeout: Duration) {
+    func schedule(_ box: InterruptibleBox, after timeout: Duration) {
         let deadline = TimeoutClock.now() &+ TimeoutClock.nanoseconds(timeout)
         heap.withLock { heap in
             // Arming under the lock keeps arm calls in the order the heap decided them.
-            if case .arm(let at) = heap.insert(Waiter(continuation: continuation), deadline: deadline) { arm(at) }
+            if case .arm(let at) = heap.insert(Waiter(box: .passUnretained(box)), deadline: deadline) { arm(at) }
         }
     }
 
@@ -66,7 +66,7 @@ final class TimeoutScheduler: @unchecked Sendable {
             let (due, next) = heap.timerFired(now: TimeoutClock.now())
             if case .arm(let at) = next { arm(at) }
             // Claim under the lock, where no due box can be freed; resume after it.
-            return due.compactMap { $0.continuation.interrupt(.timeout) }
+            return due.compactMap { waiter in waiter.box._withUnsafeGuaranteedRef { $0.interrupt(.timeout) } }
         }
         for resume in resumptions { resume() }
     }

@@ -14,6 +14,9 @@
 ///   - isolation: The actor the caller is isolated to; `body` runs there, synchronously.
 ///   - fallback: What the task receives if every copy of the continuation is
 ///     dropped without a resume (a ``ContinuationMisuse/Kind/leaked`` report is made too).
+///   - function: The calling function, captured for misuse reports; leave the default.
+///   - fileID: The calling file, captured for misuse reports; leave the default.
+///   - line: The calling line, captured for misuse reports; leave the default.
 ///   - body: Hands the continuation to a callback API. It runs before the task suspends.
 /// - Returns: The value passed to the winning `resume`, or `fallback` after a leak.
 @inlinable

@@ -41,6 +41,9 @@
 ///   - onCancel: Stops the callback API when the task is cancelled. Runs on the
 ///     thread that cancels the task, possibly while `body` is still running;
 ///     keep it short, thread-safe, and non-blocking.
+///   - function: The calling function, captured for misuse reports; leave the default.
+///   - fileID: The calling file, captured for misuse reports; leave the default.
+///   - line: The calling line, captured for misuse reports; leave the default.
 ///   - body: Hands the continuation to a callback API. It runs before the task suspends.
 /// - Returns: The value passed to the winning `resume`.
 /// - Throws: The error passed to the winning `resume`, ``SafeContinuationError/leaked``,

@@ -13,7 +13,7 @@ actor LogStore {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct BatchingReporterTests {
+@Suite(.timeLimit(.minutes(2)), .timingSensitive) struct BatchingReporterTests {
     @Test func everyElementIsDeliveredExactlyOnceInOrder() async {
         let store = LogStore()
         let log = BatchingReporter<Int>(interval: .milliseconds(2), capacity: 1_000_000) { batch in

@@ -3,7 +3,7 @@ import ConcurrencyToolkitTesting
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct KeyedThrottledProgressTests {
+@Suite(.timeLimit(.minutes(2)), .timingSensitive) struct KeyedThrottledProgressTests {
     @Test @MainActor func aThousandKeysUpdatedAHundredThousandTimes() async {
         let interval = Duration.milliseconds(5)
         var merged: [Int: Int] = [:]

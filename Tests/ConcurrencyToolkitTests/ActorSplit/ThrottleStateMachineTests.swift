@@ -57,6 +57,7 @@ import Testing
             return
         }
         #expect(wake == 10)
+        #expect(machine.report(3).action == .refused)  // nothing new once finishing
         guard case .wait(nil) = machine.finish("b") else {
             Issue.record("a second finish waits too, without waking again")
             return
@@ -68,7 +69,7 @@ import Testing
             return
         }
         #expect(waiters == ["a", "b"])
-        #expect(machine.report(3).action == .refused)
+        #expect(machine.report(4).action == .refused)
         guard case .resume("c", stopped: false) = machine.finish("c") else {
             Issue.record("finish after finish returns at once")
             return

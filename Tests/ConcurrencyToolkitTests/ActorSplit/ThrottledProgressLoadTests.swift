@@ -6,7 +6,7 @@ import Testing
 /// Real clock, real threads: the guarantees that must hold however the
 /// scheduler behaves. Bounds are written so that a loaded machine only makes
 /// them easier to meet (more time passes, so more deliveries are allowed).
-@Suite(.timeLimit(.minutes(2))) struct ThrottledProgressLoadTests {
+@Suite(.timeLimit(.minutes(2)), .timingSensitive) struct ThrottledProgressLoadTests {
     static let interval = Duration.milliseconds(5)
 
     /// At most one delivery per interval, plus the immediate first one and the final one from `finish()`.

@@ -16,7 +16,7 @@ import Testing
 
     func waitUntilIdle(_ progress: ThrottledProgress<Int>) async {
         let idle = await eventually {
-            progress.storage.machine.withLock { if case .idle = $0.phase { true } else { false } }
+            if case .idle = progress.storage.phase { true } else { false }
         }
         #expect(idle)
     }
@@ -125,9 +125,8 @@ import Testing
         async let finished: Void = progress.finish()
         progress.cancel()
         await finished
-        #expect(progress.storage.machine.withLock {
-            if case .cancelled = $0.phase { true } else if case .finished = $0.phase { true } else { false }
-        })
+        let phase = progress.storage.phase
+        #expect({ if case .cancelled = phase { true } else if case .finished = phase { true } else { false } }())
     }
 
     @Test func theStreamViewYieldsThrottledValuesThenEndsAfterFinish() async {
@@ -157,7 +156,7 @@ import Testing
         consumer.cancel()
         await consumer.value
         #expect(await eventually {
-            progress.storage.machine.withLock { if case .cancelled = $0.phase { true } else { false } }
+            if case .cancelled = progress.storage.phase { true } else { false }
         })
     }
 }

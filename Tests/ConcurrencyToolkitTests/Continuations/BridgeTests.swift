@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Real callback APIs with the shapes that break continuations.
-@Suite struct BridgeTests {
+@Suite(.timeLimit(.minutes(1))) struct BridgeTests {
     /// A file large enough that DispatchIO delivers it in many chunks.
     static func makeFile(bytes: Int) throws -> (path: String, contents: [UInt8]) {
         let contents = (0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31) }

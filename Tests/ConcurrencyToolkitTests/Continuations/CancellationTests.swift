@@ -2,7 +2,7 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
 
-@Suite struct CancellationTests {
+@Suite(.timeLimit(.minutes(1))) struct CancellationTests {
     @Test func cancellingResumesWaiterAtOnceAndCallsOnCancelOnce() async {
         let parking = Parking<Int>()
         let stops = Counter()

@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@Suite struct LeakTests {
+@Suite(.timeLimit(.minutes(1))) struct LeakTests {
     /// Collects what a handler receives.
     final class Inbox: Sendable {
         private let received = SanitizedMutex<[ContinuationMisuse]>([])

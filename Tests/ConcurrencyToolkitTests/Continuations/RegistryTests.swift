@@ -1,7 +1,7 @@
 import ConcurrencyToolkit
 import Testing
 
-@Suite(.serialized) struct RegistryTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct RegistryTests {
     /// The listed continuations created by `function` in this file.
     static func listed(by function: String) -> [PendingContinuation] {
         PendingContinuations.snapshot().pending.filter {

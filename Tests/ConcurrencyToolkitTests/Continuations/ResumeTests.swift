@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@Suite struct ResumeTests {
+@Suite(.timeLimit(.minutes(1))) struct ResumeTests {
     @Test func resumeFromADispatchQueue() async throws {
         let value = try await withSafeThrowingContinuation { (c: SafeContinuation<Int, any Error>) in
             DispatchQueue(label: "callback").async { c.resume(returning: 1) }
@@ -79,6 +79,23 @@ import Testing
             }
         }
         #expect(misuses.map(\.kind) == [.resumedMoreThanOnce])
+    }
+
+    /// The body runs on the caller's actor, synchronously, as with the standard library's.
+    actor Downloads {
+        var started = 0
+        func fetch() async throws -> Int {
+            try await withSafeThrowingContinuation(timeout: .seconds(30), onCancel: {}) { (c: SafeContinuation<Int, any Error>) in
+                started += 1  // actor state, touched without await: the body is isolated
+                DispatchQueue.global().async { c.resume(returning: 5) }
+            }
+        }
+    }
+
+    @Test func bodyRunsIsolatedToTheCallingActor() async throws {
+        let downloads = Downloads()
+        #expect(try await downloads.fetch() == 5)
+        #expect(await downloads.started == 1)
     }
 
     @Test func nonSendableResultIsAccepted() async {

@@ -2,7 +2,7 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
 
-@Suite struct SafeContinuationCoreTests {
+@Suite(.timeLimit(.minutes(1))) struct SafeContinuationCoreTests {
     @Test func firstResumeWinsAndSecondIsReported() async throws {
         let (value, misuses) = try await withContinuationMisuseRecorded {
             try await withSafeThrowingContinuation { (c: SafeContinuation<Int, any Error>) in

@@ -40,6 +40,40 @@ extension TimingSensitive {
             #expect(misuses.allSatisfy { $0.kind == .resumedMoreThanOnce })
         }
 
+        @Test func timeoutsAndCancellationsRacingTheLastDropFinishEachWaiterOnce() async {
+            // The timer and the cancellation handler point to boxes they do not
+            // own; here the owner drops the last copy just as they fire.
+            let count = 5_000
+            let (outcomes, misuses) = await withContinuationMisuseRecorded { () async -> [String] in
+                await withTaskGroup(of: String.self) { group in
+                    for n in 0..<count {
+                        let waiter = Task {
+                            let result = await outcome {
+                                try await withSafeThrowingContinuation(timeout: .milliseconds(1), onCancel: {}) {
+                                    (c: SafeContinuation<Int, any Error>) in
+                                    DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(n % 2_000)) { _ = c }
+                                }
+                            }
+                            switch result {
+                            case .success: return "resumed"
+                            case .failure(SafeContinuationError.timedOut): return "timedOut"
+                            case .failure(SafeContinuationError.leaked): return "leaked"
+                            case .failure(is CancellationError): return "cancelled"
+                            case .failure(let error): return "\(error)"
+                            }
+                        }
+                        if n.isMultiple(of: 3) { waiter.cancel() }
+                        group.addTask { await waiter.value }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(outcomes.count == count, "every waiter finished")
+            #expect(outcomes.allSatisfy { ["timedOut", "leaked", "cancelled"].contains($0) }, "\(Set(outcomes))")
+            #expect(misuses.count == outcomes.filter { $0 == "leaked" }.count, "one report per leak, none otherwise")
+            #expect(misuses.allSatisfy { $0.kind == .leaked })
+        }
+
         /// Resumes every continuation from `racers` threads running at the same time.
         static func race(_ continuations: [SafeContinuation<Int, any Error>], wins: Counter) async {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

@@ -7,11 +7,9 @@ extension TimingSensitive {
     /// delay in the measurement: how late after its deadline does it fire?
     @Suite struct TimerAccuracyTests {
         /// Stands in for a box: records when the scheduler interrupts it.
-        final class Probe: InterruptibleContinuation, @unchecked Sendable {
-            // @unchecked: timerIndex is guarded by the scheduler's lock, firedAt by its own.
-            var timerIndex = -1
+        final class Probe: InterruptibleBox, @unchecked Sendable {
             let firedAt = SanitizedMutex<UInt64?>(nil)
-            func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
+            override func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
                 firedAt.withLock { $0 = TimeoutClock.now() }
                 return nil
             }

@@ -15,7 +15,7 @@ private func threadCPUTime() -> Duration {
     return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
 }
 
-@Suite struct InstrumentationCostTests {
+@Suite(.timingSensitive) struct InstrumentationCostTests {
     /// With no recording for this task, the event is never even built.
     @Test func inactiveEmitDoesNotEvaluateTheEvent() {
         var built = 0

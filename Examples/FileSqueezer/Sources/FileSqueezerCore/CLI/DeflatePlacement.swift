@@ -1,0 +1,16 @@
+/// Where the parallel strategy runs the blocking compression of a file.
+///
+/// ```swift
+/// let squeezer = Squeezer(strategy: .parallel, jobs: 2, compressor: compressor, placement: .pool, display: display)
+/// ```
+///
+/// Both honour cancellation at the next chunk (`.lanes` through the job
+/// context, `.pool` through the task).
+public enum DeflatePlacement: String, CaseIterable, Sendable, Codable {
+    /// On `BlockingExecutor.shared` lanes: the cooperative pool stays free for
+    /// timers, progress hops and the log actor (the default; see the walkthrough).
+    case lanes
+    /// Directly in the tasks, on the cooperative pool: with as many jobs as
+    /// cores every pool thread is blocked, and the display freezes.
+    case pool
+}

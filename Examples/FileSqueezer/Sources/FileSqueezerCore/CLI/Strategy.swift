@@ -1,0 +1,20 @@
+/// Where compression runs: the three stages of the WWDC22 talk
+/// "Visualize and optimize Swift concurrency", replayed.
+///
+/// ```swift
+/// let squeezer = Squeezer(strategy: .actor, jobs: 2, compressor: compressor, display: display)
+/// ```
+///
+/// Every strategy writes the same files and honours cancellation the same
+/// way; they differ in speed and in how long the main actor is blocked.
+public enum Strategy: String, CaseIterable, Sendable, Codable {
+    /// Stage 1: every file compressed on the main actor. The display freezes
+    /// for as long as a file takes (the summary shows the stall).
+    case mainActor = "main-actor"
+    /// Stage 2: one actor does all compression. The main actor stays free,
+    /// but the actor runs one file at a time: parallelism stays near 1.
+    case actor
+    /// Stage 3: compression runs outside both actors, `--jobs` at a time,
+    /// hopping onto them only to report progress and results.
+    case parallel
+}

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why one file could not be compressed, worded for the person running the tool.
+enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A system call failed; `action` says what was being done ("cannot read").
+    case system(action: String, errno: Int32)
+    /// The file disappeared between discovery and compression.
+    case vanished
+    /// The file's size differs from the size seen when the run started.
+    case changedSize(expected: Int64, actual: Int64)
+    /// The destination `.gz` exists and `--force` was not given.
+    case destinationExists(String)
+    /// zlib reported an internal error (should not happen with valid settings).
+    case zlib(status: Int32)
+
+    var description: String {
+        switch self {
+        case .system(let action, let code):
+            "\(action): \(String(cString: strerror(code)))"
+        case .vanished:
+            "the file vanished during the run"
+        case .changedSize(let expected, let actual):
+            "the file changed size during the run (\(expected) bytes at the start, \(actual) now); its .gz was not kept"
+        case .destinationExists(let path):
+            "\(path) already exists; left untouched (use --force to overwrite)"
+        case .zlib(let status):
+            "zlib error \(status)"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// The end-of-run summary; `--json` prints it as is.
+///
+/// ```swift
+/// let report = await squeezer.run(discovery)
+/// print("\(report.compressed) files, \(report.parallelism)x parallel, stall \(report.longestMainActorStallMilliseconds) ms")
+/// ```
+///
+/// After an interrupt, ``interrupted`` is `true` and ``files`` holds what
+/// finished (and what was cancelled mid-file); the rest count in ``notFinished``.
+public struct RunReport: Sendable, Codable, Equatable {
+    public var strategy: Strategy
+    public var placement: DeflatePlacement
+    public var jobs: Int
+    public var level: Int
+    public var compressed: Int
+    public var failed: Int
+    /// Files neither compressed nor failed: the run was interrupted first.
+    public var notFinished: Int
+    public var bytesIn: Int64
+    public var bytesOut: Int64
+    /// Compressed size over original size (0.25 means four times smaller).
+    public var ratio: Double
+    public var wallSeconds: Double
+    /// Sum of per-file compression times over wall time: 1 is sequential.
+    public var parallelism: Double
+    /// Longest time the main actor could not run anything, in milliseconds.
+    public var longestMainActorStallMilliseconds: Double
+    public var interrupted: Bool
+    public var notes: [String]
+    public var files: [FileOutcome]
+
+    /// 0: every file compressed; 1: some file failed (interrupts use 130, set by the caller).
+    public var exitStatus: Int32 { failed > 0 ? 1 : 0 }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,128 @@
+import ConcurrencyToolkit
+
+/// Runs one squeeze: compresses every planned file with the chosen
+/// ``Strategy``, keeps ``CompressionState`` and the display current, and
+/// returns the summary.
+///
+/// ```swift
+/// let discovery = try discoverFiles(in: "logs", recursive: false, output: nil)
+/// let squeezer = Squeezer(strategy: .parallel, jobs: 2,
+///                         compressor: FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles()),
+///                         display: TerminalDisplay(mode: .lines))
+/// let report = await squeezer.run(discovery)
+/// ```
+///
+/// Cancelling the calling task stops every file at its next chunk; their
+/// temporary files are removed, files not started are counted in
+/// ``RunReport/notFinished``, and ``RunReport/interrupted`` is `true`.
+@MainActor
+public final class Squeezer {
+    public let state = CompressionState()
+    public let strategy: Strategy
+    public let jobs: Int
+    public let compressor: FileCompressor
+    public let placement: DeflatePlacement
+    private let display: TerminalDisplay
+    private let log = SqueezeLog()
+
+    public init(
+        strategy: Strategy, jobs: Int, compressor: FileCompressor,
+        placement: DeflatePlacement = .lanes, display: TerminalDisplay
+    ) {
+        self.strategy = strategy
+        self.jobs = max(1, jobs)
+        self.compressor = compressor
+        self.placement = placement
+        self.display = display
+    }
+
+    public func run(_ discovery: Discovery) async -> RunReport {
+        let plans = discovery.plans
+        state.start(plans)
+        let channels = RunChannels(fileCount: plans.count, state: state, display: display, log: log)
+        let heartbeat = MainActorHeartbeat()
+        heartbeat.start()
+        let start = ContinuousClock.now
+
+        // The three stages differ only in where compressOne runs.
+        switch strategy {
+        case .mainActor: await compressOnMainActor(plans, channels)
+        case .actor: await compressOnOneActor(plans, channels)
+        case .parallel: await compressInParallel(plans, channels)
+        }
+
+        let wall = ContinuousClock.now - start
+        await channels.finish()
+        let stall = heartbeat.stop()
+        display.finish(state)
+        return makeReport(await log.all(), plans: plans, notes: discovery.notes, wall: wall, stall: stall)
+    }
+
+    /// Stage 1: compress right here. The main actor is busy for each whole
+    /// file; the display and the heartbeat get to run only between files.
+    private func compressOnMainActor(_ plans: [FilePlan], _ channels: RunChannels) async {
+        for (index, plan) in plans.enumerated() {
+            if Task.isCancelled { break }
+            _ = compressOne(index, plan, with: compressor, channels: channels) { Task.isCancelled }
+            await Task.yield()
+        }
+    }
+
+    /// Stage 2: every file goes through one actor, one at a time.
+    private func compressOnOneActor(_ plans: [FilePlan], _ channels: RunChannels) async {
+        let single = SingleCompressor()
+        let compressor = compressor
+        await largestFirst(plans).concurrentForEach(maxConcurrency: jobs) { index in
+            _ = await single.compress(index, plans[index], with: compressor, channels: channels)
+        }
+    }
+
+    /// Stage 3: compress outside every actor, `jobs` files at a time; the
+    /// main actor and the log only receive throttled, batched reports.
+    private func compressInParallel(_ plans: [FilePlan], _ channels: RunChannels) async {
+        let compressor = compressor, placement = placement
+        await largestFirst(plans).concurrentForEach(maxConcurrency: jobs) { index in
+            let plan = plans[index]
+            switch placement {
+            case .lanes:
+                // A blocking job on a lane thread: the cooperative pool stays
+                // free. Cancelled while queued, it never starts.
+                let outcome = try? await BlockingExecutor.shared.run { context in
+                    compressOne(index, plan, with: compressor, channels: channels) { context.isCancelled }
+                }
+                if outcome == nil {
+                    channels.finished(file: index, outcome: .cancelled(plan), unread: 0)
+                }
+            case .pool:
+                _ = compressOne(index, plan, with: compressor, channels: channels) { Task.isCancelled }
+            }
+        }
+    }
+
+    /// Plan indices, biggest file first: a file is never split across jobs,
+    /// so starting the big ones early keeps every job busy until the end
+    /// instead of leaving one big file running alone.
+    private func largestFirst(_ plans: [FilePlan]) -> [Int] {
+        plans.indices.sorted { plans[$0].size != plans[$1].size ? plans[$0].size > plans[$1].size : $0 < $1 }
+    }
+
+    private func makeReport(
+        _ outcomes: [FileOutcome], plans: [FilePlan], notes: [String], wall: Duration, stall: Duration
+    ) -> RunReport {
+        let compressed = outcomes.filter { $0.status == .compressed }
+        let bytesIn = compressed.reduce(Int64(0)) { $0 + $1.bytesIn }
+        let bytesOut = compressed.reduce(Int64(0)) { $0 + $1.bytesOut }
+        let busy = outcomes.reduce(0.0) { $0 + $1.seconds }
+        return RunReport(
+            strategy: strategy, placement: placement, jobs: jobs, level: compressor.level,
+            compressed: compressed.count,
+            failed: outcomes.count { $0.status == .failed },
+            notFinished: plans.count - outcomes.count { $0.status != .cancelled },
+            bytesIn: bytesIn, bytesOut: bytesOut,
+            ratio: bytesIn == 0 ? 1 : Double(bytesOut) / Double(bytesIn),
+            wallSeconds: wall.seconds,
+            parallelism: wall.seconds > 0 ? busy / wall.seconds : 0,
+            longestMainActorStallMilliseconds: stall.seconds * 1000,
+            interrupted: Task.isCancelled, notes: notes, files: outcomes)
+    }
+}

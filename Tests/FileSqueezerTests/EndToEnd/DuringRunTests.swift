@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import FileSqueezerCore
+
+extension EndToEnd {
+    /// Things that happen while a run is under way: files changing under it,
+    /// and Ctrl-C.
+    @Suite("End to end: during the run")
+    struct DuringRunTests {
+        /// A file that takes a while at level 9: 1 MiB of text repeated (the
+        /// repeats are far outside deflate's 32 KiB window, so no shortcut).
+        static func slowFile(megabytes: Int) -> Data {
+            let block = Sample.text(1 << 20, seed: 11)
+            var data = Data(capacity: megabytes << 20)
+            for _ in 0..<megabytes { data.append(block) }
+            return data
+        }
+
+        /// Waits until a temporary output file exists in `folder` (the run is
+        /// mid-file then); gives up after `limit`.
+        static func waitForTemporaryFile(in folder: String, process: Process, limit: Duration = .seconds(60)) -> Bool {
+            let deadline = ContinuousClock.now + limit
+            while ContinuousClock.now < deadline, process.isRunning {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                if names.contains(where: { $0.contains(".gz.squeeze-") }) { return true }
+                usleep(2_000)
+            }
+            return false
+        }
+
+        @Test("a file that vanishes or changes size during the run fails with the reason; others complete")
+        func filesChangeUnderTheRun() throws {
+            let scratch = try Scratch()
+            try scratch.file("in/a-slow.txt", Self.slowFile(megabytes: 8))
+            try scratch.file("in/b-vanishes.txt", Sample.text(10_000))
+            try scratch.file("in/c-grows.txt", Sample.text(10_000, seed: 3))
+            try scratch.file("in/d-fine.txt", Sample.text(10_000, seed: 4))
+            let (process, out, err) = try SqueezerProcess.start(["--jobs", "1", "--level", "9", scratch.path + "/in"], in: scratch)
+            let midRun = Self.waitForTemporaryFile(in: scratch.path + "/in", process: process)
+            #expect(midRun, "the slow file should still be compressing")
+            try FileManager.default.removeItem(atPath: scratch.path + "/in/b-vanishes.txt")
+            let handle = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("in/c-grows.txt"))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("more".utf8))
+            try handle.close()
+            process.waitUntilExit()
+            let run = try SqueezerProcess.collect(process, out, err)
+
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("b-vanishes.txt: the file vanished during the run"))
+            #expect(run.stderr.contains("c-grows.txt: the file changed size during the run (10000 bytes at the start, 10004 now)"))
+            #expect(try scratch.listing("in") == ["a-slow.txt", "a-slow.txt.gz", "c-grows.txt", "d-fine.txt", "d-fine.txt.gz"])
+            #expect(try runTool("/usr/bin/gzip", ["-t", scratch.path + "/in/a-slow.txt.gz"]).status == 0)
+        }
+
+        @Test("SIGINT mid-run: exit 130, no temporary or partial files, originals unchanged", arguments: [
+            ["--strategy", "main-actor"], ["--strategy", "actor"], ["--strategy", "parallel"],
+            ["--strategy", "parallel", "--deflate-on", "pool"],
+        ])
+        func interrupt(_ strategy: [String]) throws {
+            let scratch = try Scratch()
+            try scratch.file("in/a-small.txt", Sample.text(5_000))
+            try scratch.file("in/b-slow.txt", Self.slowFile(megabytes: 16))
+            try scratch.file("in/c-slow.txt", Self.slowFile(megabytes: 16))
+            try scratch.file("in/d-later.txt", Sample.text(5_000, seed: 8))
+            let before = try scratch.snapshot("in")
+            let (process, out, err) = try SqueezerProcess.start(
+                ["--jobs", "2", "--level", "9"] + strategy + [scratch.path + "/in"], in: scratch)
+            #expect(Self.waitForTemporaryFile(in: scratch.path + "/in", process: process))
+            let sentAt = ContinuousClock.now
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            let reaction = ContinuousClock.now - sentAt
+            let run = try SqueezerProcess.collect(process, out, err)
+
+            #expect(run.status == 130, "stderr: \(run.stderr)")
+            #expect(run.stdout.contains("Interrupted:"))
+            // Cancellation is polled per 256 KiB chunk: well under a second even
+            // at level 9 on a loaded machine (generous: 10 s).
+            #expect(reaction < .seconds(10))
+            let names = try scratch.listing("in")
+            #expect(!names.contains { $0.contains(".squeeze-") }, "temporary files left: \(names)")
+            #expect(!names.contains("b-slow.txt.gz") && !names.contains("c-slow.txt.gz"))
+            for name in names where name.hasSuffix(".gz") {
+                // Whatever finished before the signal is complete and valid.
+                #expect(try runTool("/usr/bin/gzip", ["-t", scratch.path + "/in/" + name]).status == 0)
+            }
+            #expect(try scratch.snapshot("in").filter { !$0.key.hasSuffix(".gz") } == before)
+        }
+    }
+}

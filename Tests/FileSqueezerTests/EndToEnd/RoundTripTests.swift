@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import FileSqueezerCore
+
+extension EndToEnd {
+    /// The outputs are real gzip: system gzip verifies and decompresses them.
+    @Suite("End to end: gzip round trip")
+    struct RoundTripTests {
+        /// Larger than the 256 KiB chunk, not a multiple of it.
+        static let bigSize = FileCompressor.defaultChunkSize * 3 + 12_345
+
+        func makeInput(_ scratch: Scratch) throws {
+            try scratch.file("in/empty.txt", Data())
+            try scratch.file("in/small.txt", Sample.text(1000))
+            try scratch.file("in/big.txt", Sample.text(Self.bigSize))
+            try scratch.file("in/noise.bin", Sample.random(Self.bigSize))
+            try scratch.file("in/exact.txt", Sample.text(FileCompressor.defaultChunkSize, seed: 7))
+        }
+
+        func expectRoundTrip(_ scratch: Scratch, originals: [String: Data], outputFolder: String) throws {
+            for (name, original) in originals {
+                let gz = scratch.url.appendingPathComponent(outputFolder).appendingPathComponent(name + ".gz").path
+                #expect(try runTool("/usr/bin/gzip", ["-t", gz]).status == 0, "gzip -t \(name).gz")
+                let unpacked = try runTool("/usr/bin/gzip", ["-dc", gz])
+                #expect(unpacked.status == 0)
+                #expect(unpacked.output == original, "gunzip -c \(name).gz reproduces \(name)")
+            }
+        }
+
+        @Test("every strategy writes gzip that decompresses to the originals", arguments: [
+            (Strategy.mainActor, DeflatePlacement.lanes), (.actor, .lanes), (.parallel, .lanes), (.parallel, .pool),
+        ])
+        func strategies(_ strategy: Strategy, _ placement: DeflatePlacement) throws {
+            let scratch = try Scratch()
+            try makeInput(scratch)
+            let originals = try scratch.snapshot("in")
+            let run = try SqueezerProcess.run(
+                ["--strategy", strategy.rawValue, "--deflate-on", placement.rawValue, "--jobs", "2", scratch.path + "/in"], in: scratch)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            try expectRoundTrip(scratch, originals: originals, outputFolder: "in")
+            #expect(try scratch.snapshot("in").filter { !$0.key.hasSuffix(".gz") } == originals)
+            // Not a TTY: exactly one line per finished file, then the summary.
+            for name in originals.keys { #expect(run.stdout.contains("\(name) -> \(name).gz")) }
+            #expect(run.stdout.contains("Squeezed 5 files"))
+            #expect(run.stdout.contains("Strategy \(strategy.rawValue)"))
+        }
+
+        @Test("--level 1 and 9 both round trip, and 9 is no larger than 1")
+        func levels() throws {
+            let scratch = try Scratch()
+            try scratch.file("one/a.txt", Sample.text(Self.bigSize))
+            try scratch.file("nine/a.txt", Sample.text(Self.bigSize))
+            #expect(try SqueezerProcess.run(["--level", "1", "--quiet", scratch.path + "/one"], in: scratch).status == 0)
+            #expect(try SqueezerProcess.run(["--level", "9", "--quiet", scratch.path + "/nine"], in: scratch).status == 0)
+            try expectRoundTrip(scratch, originals: ["a.txt": Sample.text(Self.bigSize)], outputFolder: "one")
+            try expectRoundTrip(scratch, originals: ["a.txt": Sample.text(Self.bigSize)], outputFolder: "nine")
+            let one = try Data(contentsOf: scratch.url.appendingPathComponent("one/a.txt.gz")).count
+            let nine = try Data(contentsOf: scratch.url.appendingPathComponent("nine/a.txt.gz")).count
+            #expect(nine <= one)
+            #expect(one < Self.bigSize / 2)
+        }
+
+        @Test("--recursive --output mirrors subfolders and leaves the input folder untouched")
+        func recursiveOutput() throws {
+            let scratch = try Scratch()
+            try scratch.file("in/top.txt", Sample.text(5000))
+            try scratch.file("in/sub/deeper/leaf.txt", Sample.text(300_000, seed: 3))
+            let before = try scratch.snapshot("in")
+            let run = try SqueezerProcess.run(["--recursive", "--output", scratch.path + "/out", scratch.path + "/in"], in: scratch)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(try scratch.snapshot("in") == before)
+            #expect(try scratch.listing("out") == ["sub/deeper/leaf.txt.gz", "top.txt.gz"])
+            try expectRoundTrip(scratch, originals: before, outputFolder: "out")
+        }
+
+        @Test("without --recursive, subfolders are skipped with a note")
+        func notRecursive() throws {
+            let scratch = try Scratch()
+            try scratch.file("in/top.txt", Sample.text(5000))
+            try scratch.file("in/sub/leaf.txt", Sample.text(5000))
+            let run = try SqueezerProcess.run([scratch.path + "/in"], in: scratch)
+            #expect(run.status == 0)
+            #expect(run.stderr.contains("sub: is a folder (use --recursive) - ignored"))
+            #expect(try scratch.listing("in") == ["sub/leaf.txt", "top.txt", "top.txt.gz"])
+        }
+
+        @Test("--json prints a summary that decodes, with every file's outcome")
+        func json() throws {
+            let scratch = try Scratch()
+            try makeInput(scratch)
+            let run = try SqueezerProcess.run(["--json", scratch.path + "/in"], in: scratch)
+            #expect(run.status == 0)
+            let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+            #expect(report.compressed == 5)
+            #expect(report.failed == 0)
+            #expect(report.bytesIn == Int64(1000 + 2 * Self.bigSize + FileCompressor.defaultChunkSize))
+            #expect(report.files.map(\.path) == ["big.txt", "empty.txt", "exact.txt", "noise.bin", "small.txt"])
+            #expect(report.bytesOut == report.files.reduce(0) { $0 + $1.bytesOut })
+            let sizes = try report.files.map { try Data(contentsOf: URL(fileURLWithPath: $0.destination)).count }
+            #expect(sizes.map(Int64.init) == report.files.map(\.bytesOut))
+        }
+    }
+}

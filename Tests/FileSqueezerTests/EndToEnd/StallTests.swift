@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import FileSqueezerCore
+
+extension EndToEnd {
+    /// The talk's lesson, measured by the main-actor heartbeat: compressing on
+    /// the main actor freezes it for a whole file; the other stages do not.
+    @Suite("End to end: main-actor stall per strategy")
+    struct StallTests {
+        func report(_ strategy: Strategy, jobs: Int, files: Int = 2, extra: [String] = []) throws -> RunReport {
+            let scratch = try Scratch()
+            // Files of a few hundred ms each at level 9 (more on a loaded machine).
+            let data = DuringRunTests.slowFile(megabytes: 2)
+            for file in 0..<files { try scratch.file("in/\(file).txt", data) }
+            let run = try SqueezerProcess.run(
+                ["--json", "--level", "9", "--jobs", String(jobs), "--strategy", strategy.rawValue] + extra + [scratch.path + "/in"],
+                in: scratch)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            return try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        }
+
+        @Test("main-actor: the stall is about as long as the longest file")
+        func mainActor() throws {
+            let report = try report(.mainActor, jobs: 2)
+            let longestFile = report.files.map(\.seconds).max() ?? 0
+            #expect(longestFile > 0.1)
+            #expect(report.longestMainActorStallMilliseconds / 1000 > longestFile * 0.8)
+            // Between files the main actor is free for a moment: the stall is
+            // per file, not the whole run.
+            #expect(report.longestMainActorStallMilliseconds / 1000 < report.wallSeconds * 0.9)
+            #expect(report.parallelism < 1.05)
+        }
+
+        @Test("actor: no freeze (stall far below a file's time), no speedup (parallelism about 1)")
+        func oneActor() throws {
+            let report = try report(.actor, jobs: 2)
+            let longestFile = report.files.map(\.seconds).max() ?? 0
+            #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
+            // One file at a time: the file times add up to at most the wall time.
+            #expect(report.parallelism < 1.05)
+        }
+
+        @Test("parallel (deflate on BlockingExecutor lanes): no freeze, and files really overlap")
+        func parallel() throws {
+            let report = try report(.parallel, jobs: 2)
+            #expect(report.placement == .lanes)
+            let longestFile = report.files.map(\.seconds).max() ?? 0
+            #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
+            // Two equal files start together on two lanes, so they overlap; 2.0
+            // on an idle machine, less when other work takes a core.
+            #expect(report.parallelism > 1.1)
+        }
+
+        @Test("parallel with deflate on the cooperative pool, as many jobs as cores: timers starve (the hazard)")
+        func poolExhaustion() throws {
+            // The pool is as wide as the processor count: fill every thread.
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let report = try report(.parallel, jobs: cores, files: cores, extra: ["--deflate-on", "pool"])
+            #expect(report.placement == .pool)
+            // The heartbeat's wake-up needs a pool thread, and none is free until
+            // a file is done.
+            let shortestFile = report.files.map(\.seconds).min() ?? 0
+            #expect(report.longestMainActorStallMilliseconds / 1000 > shortestFile * 0.5)
+        }
+    }
+}

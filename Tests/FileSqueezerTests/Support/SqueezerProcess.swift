@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `file-squeezer` binary, the way swift-argument-parser tests
+/// its examples: the binary sits next to the test bundle in the build
+/// products folder (`swift build --build-tests` and `swift test` build it).
+struct SqueezerRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum SqueezerProcess {
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["FILE_SQUEEZER_BINARY"] {
+            return URL(fileURLWithPath: path)
+        }
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return runner.deletingLastPathComponent().appendingPathComponent("file-squeezer")
+    }
+
+    /// See the file: known false positives in another component, not ours.
+    static let suppressionsFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("tsan-suppressions.txt").path
+
+    /// This process's environment plus `extra`, and the TSan suppressions
+    /// (harmless unless the binary was built with --sanitize=thread).
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let options = environment["TSAN_OPTIONS"].map { $0 + " " } ?? ""
+        environment["TSAN_OPTIONS"] = options + "suppressions=" + suppressionsFile
+        return environment
+    }
+
+    /// Starts the binary with output going to files (no pipe can fill up).
+    static func start(
+        _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], in scratch: Scratch
+    ) throws -> (Process, URL, URL) {
+        let process = Process()
+        process.environment = Self.environment(environment)
+        let out = scratch.url.appendingPathComponent(".stdout-\(UUID().uuidString)")
+        let err = scratch.url.appendingPathComponent(".stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        if prefix.isEmpty {
+            process.executableURL = binary
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: prefix[0])
+            process.arguments = Array(prefix.dropFirst()) + [binary.path] + arguments
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, out, err)
+    }
+
+    static func run(
+        _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], in scratch: Scratch
+    ) throws -> SqueezerRun {
+        let (process, out, err) = try start(arguments, prefix: prefix, environment: environment, in: scratch)
+        process.waitUntilExit()
+        return try collect(process, out, err)
+    }
+
+    static func collect(_ process: Process, _ out: URL, _ err: URL) throws -> SqueezerRun {
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        return SqueezerRun(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+}
+
+/// Runs a system tool (gzip) and returns its status and standard output bytes.
+func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = SqueezerProcess.environment([:])
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}

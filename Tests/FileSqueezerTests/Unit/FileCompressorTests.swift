@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import FileSqueezerCore
+
+/// The compressor's refusals, driven directly (no process, no timing).
+@Suite("FileCompressor")
+struct FileCompressorTests {
+    func compressor(force: Bool = false, files: TemporaryFiles = TemporaryFiles()) -> FileCompressor {
+        FileCompressor(level: 6, force: force, chunkSize: 4096, temporaryFiles: files)
+    }
+
+    func plan(_ scratch: Scratch, _ name: String, size: Int64) -> FilePlan {
+        FilePlan(source: scratch.path + "/" + name, relativePath: name, destination: scratch.path + "/" + name + ".gz", size: size)
+    }
+
+    @Test("a size different from the planned one fails before anything is written")
+    func changedSize() throws {
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(10_000))
+        #expect(throws: CompressionError.changedSize(expected: 9_000, actual: 10_000)) {
+            try compressor().compress(plan(scratch, "a.txt", size: 9_000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(try scratch.listing() == ["a.txt"])
+    }
+
+    @Test("a missing source is reported as vanished")
+    func vanished() throws {
+        let scratch = try Scratch()
+        #expect(throws: CompressionError.vanished) {
+            try compressor().compress(plan(scratch, "gone.txt", size: 1), isCancelled: { false }, progress: { _ in })
+        }
+    }
+
+    @Test("cancellation mid-file removes the temporary file and writes no .gz")
+    func cancelled() throws {
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(100_000))
+        let files = TemporaryFiles()
+        var chunks = 0
+        #expect(throws: CancellationError.self) {
+            try compressor(files: files).compress(
+                plan(scratch, "a.txt", size: 100_000),
+                isCancelled: { chunks >= 3 }, progress: { _ in chunks += 1 })
+        }
+        #expect(chunks == 3)
+        #expect(try scratch.listing() == ["a.txt"])
+        #expect(files.current.isEmpty)
+    }
+
+    @Test("progress reports every chunk up to the file size; the .gz keeps the original's permissions")
+    func progress() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("a.txt", Sample.text(10_000))
+        #expect(chmod(path, 0o640) == 0)
+        var seen: [Int64] = []
+        let written = try compressor().compress(plan(scratch, "a.txt", size: 10_000), isCancelled: { false }) { seen.append($0) }
+        #expect(seen == [4096, 8192, 10_000])
+        let attributes = try FileManager.default.attributesOfItem(atPath: path + ".gz")
+        #expect((attributes[.size] as? NSNumber)?.int64Value == written)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
+    }
+
+    @Test("without force an existing destination is untouched; with force it is replaced")
+    func existing() throws {
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(1000))
+        try scratch.file("a.txt.gz", Data("old".utf8))
+        #expect(throws: CompressionError.destinationExists(scratch.path + "/a.txt.gz")) {
+            try compressor().compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent("a.txt.gz")) == Data("old".utf8))
+        _ = try compressor(force: true).compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        #expect(try runTool("/usr/bin/gzip", ["-dc", scratch.path + "/a.txt.gz"]).output == Sample.text(1000))
+        #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
+    }
+}
