@@ -69,11 +69,14 @@ mem_pigz=$(peak_kib pigz -6 -p "$jobs" -k -f $files)
 mem_gzip=$(peak_kib gzip -6 -k -f $files)
 
 # One text-like file of 10 MB and one of 1 GiB, cut from the corpus's largest text file.
-seed=$(ls -S "$work"/in/*.txt | head -n 1)
+# (No `cmd | head` here: under pipefail the writer's SIGPIPE would end the script.)
+seed=$(find "$work/in" -maxdepth 1 -name '*.txt' -printf '%s %p\n' | sort -rn | awk 'NR == 1 { print $2 }')
 mkdir -p "$work/small" "$work/big"
-head -c 10000000 "$seed" > "$work/small/ten-mb.txt"
+cp "$seed" "$work/small/ten-mb.txt"
+truncate -s 10000000 "$work/small/ten-mb.txt"  # the seed is larger than 10 MB for any corpus of 20 MB or more
 seed_size=$(stat -c %s "$seed")
-for _ in $(seq 1 $(( (1 << 30) / seed_size + 1 ))); do cat "$seed"; done | head -c $((1 << 30)) > "$work/big/one-gib.txt"
+for _ in $(seq 1 $(( (1 << 30) / seed_size + 1 ))); do cat "$seed"; done > "$work/big/one-gib.txt"
+truncate -s $((1 << 30)) "$work/big/one-gib.txt"
 rm -f "$work"/in/*.gz
 single_file() {  # $1 = small|big
     local folder=$work/$1

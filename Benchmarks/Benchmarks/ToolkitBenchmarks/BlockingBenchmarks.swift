@@ -47,7 +47,8 @@ func blockingBenchmarks() {
     // 10 s / width. Task.detached and the global queue have no width to set.
     let jobs = 1_000
     let throughput = Benchmark.Configuration(
-        metrics: [.wallClock, .peakMemoryResident, .threads], maxDuration: .seconds(10), maxIterations: 3)
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident, .threads], warmupIterations: 0,
+        maxDuration: .seconds(10), maxIterations: 3)
     for width in [2, 16, 64] {
         Benchmark("1,000 blocking 10 ms jobs, width \(width): BlockingExecutor", configuration: throughput) { _ in
             let executor = BlockingExecutor(width: width, label: "bench-\(width)")
