@@ -5,6 +5,11 @@ import Benchmark
 // from one run.
 let benchmarks: @Sendable () -> Void = {
     continuationBenchmarks()
+    blockingBenchmarks()
+    progressBenchmarks()
+    progressDeliveryBenchmarks()
+    concurrentMapBenchmarks()
+    harnessBenchmarks()
 }
 
 /// The configuration most micro benchmarks share: time and allocations, a

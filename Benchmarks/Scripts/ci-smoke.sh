@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# CI mode for the benchmarks: builds the Benchmarks package (release, as the
+# plugin always does) and runs ONE short benchmark, so the package never rots.
+# The full runs stay out of CI; see Documentation/Performance.md.
+#
+#   Benchmarks/Scripts/ci-smoke.sh
+#
+# Fails when the build fails, when the benchmark fails, or when it did not
+# run at all (a filter that matches nothing makes the plugin exit 0 silently).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+benchmark='Continuation round trip: SafeContinuation'
+output=$(swift package --allow-writing-to-package-directory benchmark \
+    --filter "^${benchmark}\$" --format markdown --no-progress 2>&1) || {
+    echo "$output"
+    echo "error: the benchmark smoke run failed" >&2
+    exit 1
+}
+echo "$output" | grep -v '^\[[0-9]*/[0-9]*\]'
+if ! grep -q "^### ${benchmark}\$" <<<"$output" || ! grep -q 'Time (wall clock)' <<<"$output"; then
+    echo "error: '${benchmark}' did not run (renamed? then update this script)" >&2
+    exit 1
+fi
+echo "Benchmark smoke run OK: '${benchmark}' built and ran."

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# File Squeezer against gzip and pigz on the same mixed corpus: wall clock
+# with hyperfine, peak memory with /usr/bin/time -v, and whether memory stays
+# flat from a 10 MB to a 1 GiB file. Prints Markdown tables for
+# Documentation/Performance.md.
+#
+#   Benchmarks/Scripts/compare-file-squeezer.sh [CORPUS_MB]      (default 150)
+#
+# Environment:
+#   FILE_SQUEEZER=/path/to/file-squeezer   use this binary instead of building one
+#   RUNS=5                                 hyperfine runs per command
+#   JOBS=2                                 --jobs for file-squeezer, -p for pigz
+#
+# Needs hyperfine, pigz and GNU time (installed with apt-get when missing and
+# running as root). Temporary files (~1.5 GiB at most) go under ${TMPDIR:-/tmp}
+# and are removed on exit.
+set -euo pipefail
+
+megabytes=${1:-150}
+runs=${RUNS:-5}
+jobs=${JOBS:-2}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+missing=()
+command -v hyperfine >/dev/null || missing+=(hyperfine)
+command -v pigz >/dev/null || missing+=(pigz)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get install -y "${missing[@]}" >/dev/null
+    else
+        echo "error: install ${missing[*]} first (apt-get install -y ${missing[*]})" >&2
+        exit 1
+    fi
+fi
+
+if [ -n "${FILE_SQUEEZER:-}" ]; then
+    bin=$FILE_SQUEEZER
+else
+    echo "Building file-squeezer (release) in $root ..." >&2
+    swift build --package-path "$root" -c release --product file-squeezer >&2
+    bin=$(swift build --package-path "$root" -c release --show-bin-path)/file-squeezer
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The app's own corpus generator, so every figure here uses the bytes the
+# walkthrough uses: text-like files (deflate to about a third) and random ones.
+"$bin" --make-corpus "$work/in" --corpus-mb "$megabytes" >&2
+files=$(find "$work/in" -maxdepth 1 -type f ! -name '*.gz' | sort | tr '\n' ' ')
+corpus_bytes=$(cat $files | wc -c)
+file_count=$(echo $files | wc -w)
+
+# Every command overwrites its previous outputs (-f / --force), so no run
+# pays for deleting files and all three write the same amount.
+hyperfine --warmup 1 --runs "$runs" -N --export-json "$work/times.json" --style basic \
+    -n "file-squeezer --jobs $jobs --level 6" "$bin --jobs $jobs --level 6 --quiet --force --output $work/out $work/in" \
+    -n "pigz -6 -p $jobs" "pigz -6 -p $jobs -k -f $files" \
+    -n "gzip -6 (sequential)" "gzip -6 -k -f $files" >&2
+
+# Peak resident memory, from GNU time's "Maximum resident set size" (KiB).
+peak_kib() {
+    /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }'
+}
+rm -rf "$work/out"
+mem_squeezer=$(peak_kib "$bin" --jobs "$jobs" --level 6 --quiet --force --output "$work/out" "$work/in")
+mem_pigz=$(peak_kib pigz -6 -p "$jobs" -k -f $files)
+mem_gzip=$(peak_kib gzip -6 -k -f $files)
+
+# One text-like file of 10 MB and one of 1 GiB, cut from the corpus's largest text file.
+# (No `cmd | head` here: under pipefail the writer's SIGPIPE would end the script.)
+seed=$(find "$work/in" -maxdepth 1 -name '*.txt' -printf '%s %p\n' | sort -rn | awk 'NR == 1 { print $2 }')
+mkdir -p "$work/small" "$work/big"
+cp "$seed" "$work/small/ten-mb.txt"
+truncate -s 10000000 "$work/small/ten-mb.txt"  # the seed is larger than 10 MB for any corpus of 20 MB or more
+seed_size=$(stat -c %s "$seed")
+for _ in $(seq 1 $(( (1 << 30) / seed_size + 1 ))); do cat "$seed"; done > "$work/big/one-gib.txt"
+truncate -s $((1 << 30)) "$work/big/one-gib.txt"
+rm -f "$work"/in/*.gz
+single_file() {  # $1 = small|big
+    local folder=$work/$1
+    printf '%s %s %s\n' \
+        "$(peak_kib "$bin" --jobs "$jobs" --level 6 --quiet --force --output "$work/out-$1" "$folder")" \
+        "$(peak_kib pigz -6 -p "$jobs" -k -f "$folder"/*.txt)" \
+        "$(peak_kib gzip -6 -k -f "$folder"/*.txt)"
+}
+read -r small_squeezer small_pigz small_gzip < <(single_file small)
+read -r big_squeezer big_pigz big_gzip < <(single_file big)
+
+python3 - "$work/times.json" <<PY
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+by_name = {r["command"]: r for r in results}
+pigz = next(r for r in results if r["command"].startswith("pigz"))
+gzip = next(r for r in results if r["command"].startswith("gzip"))
+print(f"Corpus: $file_count files, {$corpus_bytes / 1e6:.0f} MB; hyperfine, $runs runs after 1 warm-up.")
+print()
+print("| command | mean ± σ (s) | min (s) | time vs pigz -p $jobs | speed-up vs gzip |")
+print("|---|---|---|---|---|")
+for r in results:
+    print(f"| \`{r['command']}\` | {r['mean']:.2f} ± {r['stddev']:.2f} | {r['min']:.2f} "
+          f"| {r['mean'] / pigz['mean']:.2f}x | {gzip['mean'] / r['mean']:.2f}x |")
+print()
+mib = lambda kib: f"{int(kib) / 1024:.1f}"
+print("Peak resident memory (MiB), /usr/bin/time -v:")
+print()
+print("| input | file-squeezer | pigz -p $jobs | gzip |")
+print("|---|---|---|---|")
+print(f"| corpus ({$corpus_bytes / 1e6:.0f} MB, $file_count files) | {mib($mem_squeezer)} | {mib($mem_pigz)} | {mib($mem_gzip)} |")
+print(f"| one 10 MB text file | {mib($small_squeezer)} | {mib($small_pigz)} | {mib($small_gzip)} |")
+print(f"| one 1 GiB text file | {mib($big_squeezer)} | {mib($big_pigz)} | {mib($big_gzip)} |")
+PY
+echo
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
