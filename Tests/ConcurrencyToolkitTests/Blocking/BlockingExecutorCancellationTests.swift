@@ -10,13 +10,13 @@ import Testing
         let executor = BlockingExecutor(width: 1, label: "cancel-queued")
         let gate = DispatchSemaphore(value: 0)
         let blocker = Task { try await executor.run { gate.wait() } }
-        let watchdogFired = HitCounter()
+        let watchdogFired = Counter()
         let guardDog = watchdog(signalling: gate, after: .seconds(20), fired: watchdogFired)
-        #expect(await waitUntil { executor.metrics.running == 1 })
+        #expect(await eventually(within: .seconds(30)) { executor.metrics.running == 1 })
 
-        let ran = HitCounter()
+        let ran = Counter()
         let queued = Task { try await executor.run { ran.increment() } }
-        #expect(await waitUntil { executor.metrics.queued == 1 })
+        #expect(await eventually(within: .seconds(30)) { executor.metrics.queued == 1 })
 
         let cancelledAt = ContinuousClock.now
         queued.cancel()
@@ -27,32 +27,32 @@ import Testing
         #expect(executor.metrics.running == 1)
         #expect(executor.metrics.queued == 0)
         #expect(executor.metrics.cancelled == 1)
-        #expect(watchdogFired.value == 0)  // the blocker was still blocking: the job was removed, not run
+        #expect(watchdogFired.count == 0)  // the blocker was still blocking: the job was removed, not run
 
         guardDog.cancel()
         gate.signal()
         try await blocker.value
         await executor.shutdown()
-        #expect(ran.value == 0)
+        #expect(ran.count == 0)
     }
 
     @Test func aCallerCancelledBeforeRunIsRefusedWithoutRunning() async {
         let executor = BlockingExecutor(width: 1, label: "cancel-early")
-        let ran = HitCounter()
+        let ran = Counter()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await executor.run { ran.increment() }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         await executor.shutdown()
-        #expect(ran.value == 0)
+        #expect(ran.count == 0)
         #expect(executor.metrics.cancelled == 1)
         #expect(executor.metrics.completed == 0)
     }
 
     @Test func aRunningJobSeesCancellationThroughItsContext() async throws {
         let executor = BlockingExecutor(width: 1, label: "cancel-running")
-        let started = HitCounter()
+        let started = Counter()
         let task = Task {
             try await executor.run { context in
                 started.increment()
@@ -61,7 +61,7 @@ import Testing
                 return context.isCancelled
             }
         }
-        #expect(await waitUntil { started.value == 1 })
+        #expect(await eventually(within: .seconds(30)) { started.count == 1 })
         task.cancel()
         #expect(try await task.value)  // the body ran to the end and saw the cancellation
         #expect(executor.metrics.completed == 1)
@@ -71,7 +71,7 @@ import Testing
 
     @Test func checkCancellationThrowsCancellationErrorToTheCaller() async {
         let executor = BlockingExecutor(width: 1, label: "check")
-        let started = HitCounter()
+        let started = Counter()
         let task = Task {
             try await executor.run { context in
                 started.increment()
@@ -82,7 +82,7 @@ import Testing
                 }
             }
         }
-        #expect(await waitUntil { started.value == 1 })
+        #expect(await eventually(within: .seconds(30)) { started.count == 1 })
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(executor.metrics.failed == 1)
@@ -94,8 +94,8 @@ import Testing
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])
-        let interrupted = HitCounter()
-        let started = HitCounter()
+        let interrupted = Counter()
+        let started = Counter()
         let task = Task {
             try await executor.run { context in
                 context.onCancel {
@@ -110,23 +110,23 @@ import Testing
                 return (ready, ready == 1 ? read(readEnd, &byte, 1) : -1)
             }
         }
-        #expect(await waitUntil { started.value == 1 })
+        #expect(await eventually(within: .seconds(30)) { started.count == 1 })
         let cancelledAt = ContinuousClock.now
         task.cancel()
         let (ready, bytesRead) = try await task.value
         #expect(ready == 1)
         #expect(bytesRead == 0)  // end-of-file: the write end was closed by the interrupt
         #expect(ContinuousClock.now - cancelledAt < .seconds(10))
-        #expect(interrupted.value == 1)
-        if interrupted.value == 0 { close(writeEnd) }
+        #expect(interrupted.count == 1)
+        if interrupted.count == 0 { close(writeEnd) }
         close(readEnd)
         await executor.shutdown()
     }
 
     @Test func anInterruptNeverRunsAfterTheJobFinished() async throws {
         let executor = BlockingExecutor(width: 1, label: "interrupt-late")
-        let interrupted = HitCounter()
-        let finished = HitCounter()
+        let interrupted = Counter()
+        let finished = Counter()
         let gate = DispatchSemaphore(value: 0)
         let task = Task {
             let value = try await executor.run { context in
@@ -137,11 +137,11 @@ import Testing
             _ = await withCheckedContinuation { c in DispatchQueue.global().async { gate.wait(); c.resume(returning: 0) } }
             return value
         }
-        #expect(await waitUntil { finished.value == 1 })
+        #expect(await eventually(within: .seconds(30)) { finished.count == 1 })
         task.cancel()  // after the job returned: its interrupt must stay silent
         gate.signal()
         #expect(try await task.value == 1)
-        #expect(interrupted.value == 0)
+        #expect(interrupted.count == 0)
         await executor.shutdown()
     }
 }

@@ -139,7 +139,7 @@ extension TimingSensitive {
             let executor = BlockingExecutor(width: 8, label: "stress")
             let workers = 50
             let jobsPerWorker = 2_000
-            let bodiesRun = HitCounter()
+            let bodiesRun = Counter()
             let tally = Lock(Tally())
 
             let (_, misuses) = await withContinuationMisuseRecorded {
@@ -148,7 +148,7 @@ extension TimingSensitive {
                         group.addTask {
                             var mine = Tally()
                             for _ in 0..<jobsPerWorker {
-                                let probe = HitCounter()
+                                let probe = Counter()
                                 let task = Task {
                                     try await executor.run {
                                         probe.increment()
@@ -165,10 +165,10 @@ extension TimingSensitive {
                                 switch await task.result {
                                 case .success:
                                     mine.ran += 1
-                                    if probe.value != 1 { mine.inconsistent += 1 }
+                                    if probe.count != 1 { mine.inconsistent += 1 }
                                 case .failure(let error) where error is CancellationError:
                                     mine.cancelled += 1
-                                    if probe.value != 0 { mine.inconsistent += 1 }
+                                    if probe.count != 0 { mine.inconsistent += 1 }
                                 case .failure:
                                     mine.inconsistent += 1
                                 }
@@ -185,7 +185,7 @@ extension TimingSensitive {
             #expect(misuses.isEmpty)
             #expect(total.ran + total.cancelled == workers * jobsPerWorker)  // each caller resumed once
             #expect(total.inconsistent == 0)
-            #expect(bodiesRun.value == total.ran)  // no cancelled job ran later
+            #expect(bodiesRun.count == total.ran)  // no cancelled job ran later
             #expect(m.completed == total.ran)
             #expect(m.cancelled == total.cancelled)
             #expect(m.submitted == m.completed + m.cancelled)
@@ -197,10 +197,10 @@ extension TimingSensitive {
             let executor = BlockingExecutor(width: 1, label: "cancel-10k")
             let gate = DispatchSemaphore(value: 0)
             let blocker = Task { try await executor.run { gate.wait() } }
-            let watchdogFired = HitCounter()
+            let watchdogFired = Counter()
             let guardDog = watchdog(signalling: gate, after: .seconds(120), fired: watchdogFired)
-            #expect(await waitUntil { executor.metrics.running == 1 })
-            let ran = HitCounter()
+            #expect(await eventually(within: .seconds(30)) { executor.metrics.running == 1 })
+            let ran = Counter()
             let count = 10_000
 
             let (cancelled, misuses) = await withContinuationMisuseRecorded {
@@ -215,7 +215,7 @@ extension TimingSensitive {
                             }
                         }
                     }
-                    #expect(await waitUntil(timeout: .seconds(120)) { executor.metrics.queued == count })
+                    #expect(await eventually(within: .seconds(120)) { executor.metrics.queued == count })
                     group.cancelAll()
                     var cancelled = 0
                     for await wasCancelled in group where wasCancelled { cancelled += 1 }
@@ -230,7 +230,7 @@ extension TimingSensitive {
             #expect(m.cancelled == count)
             // Every caller was resumed while the only lane was still blocked: by
             // removal from the FIFO, not by a lane refusing them one by one.
-            #expect(watchdogFired.value == 0)
+            #expect(watchdogFired.count == 0)
             #expect(m.running == 1)
 
             guardDog.cancel()
@@ -238,7 +238,7 @@ extension TimingSensitive {
             try await blocker.value
             await executor.shutdown()
             m = executor.metrics
-            #expect(ran.value == 0)
+            #expect(ran.count == 0)
             #expect(m.running == 0)
             #expect(m.submitted == count + 1)
             #expect(m.submitted == m.queued + m.running + m.completed + m.failed + m.cancelled)

@@ -8,13 +8,13 @@ import Testing
     @Test func runningJobsFinishQueuedJobsFailAndShutdownWaitsForTheLanes() async throws {
         let executor = BlockingExecutor(width: 2, label: "importer")
         let gate = DispatchSemaphore(value: 0)
-        let shutdownReturned = HitCounter()
+        let shutdownReturned = Counter()
 
         let ((running, queued), misuses) = try await withContinuationMisuseRecorded {
             let running = (0..<2).map { i in Task { try await executor.run { gate.wait(); return i } } }
-            #expect(await waitUntil { executor.metrics.running == 2 })
+            #expect(await eventually(within: .seconds(30)) { executor.metrics.running == 2 })
             let queued = (0..<3).map { i in Task { try await executor.run { i } } }
-            #expect(await waitUntil { executor.metrics.queued == 3 })
+            #expect(await eventually(within: .seconds(30)) { executor.metrics.queued == 3 })
 
             let shutdown = Task {
                 await executor.shutdown()
@@ -27,7 +27,7 @@ import Testing
             }
             // Queued jobs failed while both lanes are still busy: shutdown must still wait.
             try await Task.sleep(for: .milliseconds(50))
-            #expect(shutdownReturned.value == 0)
+            #expect(shutdownReturned.count == 0)
             #expect(executor.metrics.running == 2)
 
             gate.signal()
@@ -39,7 +39,7 @@ import Testing
         }
         #expect(running.sorted() == [0, 1])
         #expect(queued == 3)
-        #expect(shutdownReturned.value == 1)
+        #expect(shutdownReturned.count == 1)
         #expect(misuses.isEmpty)
         let m = executor.metrics
         #expect(m.running == 0)
@@ -50,7 +50,7 @@ import Testing
     @Test func runAfterShutdownThrowsAnErrorNamingTheExecutor() async throws {
         let executor = BlockingExecutor(width: 1, label: "thumbnails")
         await executor.shutdown()
-        let ran = HitCounter()
+        let ran = Counter()
         do {
             try await executor.run { ran.increment() }
             Issue.record("run after shutdown must throw")
@@ -59,7 +59,7 @@ import Testing
             #expect(error.description.contains("'thumbnails'"))
             #expect(error.description.contains("after shutdown()"))
         }
-        #expect(ran.value == 0)
+        #expect(ran.count == 0)
         #expect(executor.metrics.rejected == 1)
         await executor.shutdown()  // a second call returns too
     }

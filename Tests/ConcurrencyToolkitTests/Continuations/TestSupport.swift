@@ -20,13 +20,6 @@ final class Parking<Success: Sendable>: Sendable {
     }
 }
 
-/// A thread-safe counter for callbacks such as `onCancel`.
-final class Counter: Sendable {
-    private let value = Atomic<Int>(0)
-    func increment() { value.add(1, ordering: .relaxed) }
-    var count: Int { value.load(ordering: .relaxed) }
-}
-
 /// Runs `operation` and returns its outcome as a `Result`, so a test can
 /// assert on the error a waiter received.
 func outcome<T>(_ operation: () async throws -> T) async -> Result<T, any Error> {

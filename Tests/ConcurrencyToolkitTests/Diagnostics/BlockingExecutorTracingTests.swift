@@ -57,9 +57,9 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let (_, trace) = try await withTraceRecording {
             let blocker = Task { try await executor.run { gate.wait() } }
-            #expect(await waitUntil { executor.metrics.running == 1 })
+            #expect(await eventually(within: .seconds(30)) { executor.metrics.running == 1 })
             let queued = Task { try await executor.run { Issue.record("a cancelled queued job ran") } }
-            #expect(await waitUntil { executor.metrics.queued == 1 })
+            #expect(await eventually(within: .seconds(30)) { executor.metrics.queued == 1 })
             queued.cancel()
             await #expect(throws: CancellationError.self) { try await queued.value }
             gate.signal()
@@ -78,9 +78,9 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let (_, trace) = try await withTraceRecording {
             let blocker = Task { try await executor.run { gate.wait() } }
-            #expect(await waitUntil { executor.metrics.running == 1 })
+            #expect(await eventually(within: .seconds(30)) { executor.metrics.running == 1 })
             let queued = Task { try await executor.run { Issue.record("a job queued at shutdown ran") } }
-            #expect(await waitUntil { executor.metrics.queued == 1 })
+            #expect(await eventually(within: .seconds(30)) { executor.metrics.queued == 1 })
             let shutdown = Task { await executor.shutdown() }
             await #expect(throws: BlockingExecutor.ShutDownError.self) { try await queued.value }
             gate.signal()
@@ -113,7 +113,7 @@ import Testing
     @Test func nothingIsRecordedAfterTheEnd() async throws {
         let executor = BlockingExecutor(width: 1, label: "outliving")
         let gate = DispatchSemaphore(value: 0)
-        let started = HitCounter()
+        let started = Counter()
         let recorder = TraceRecorder()
         let job = await recorder.record {
             let job = Task {
@@ -123,7 +123,7 @@ import Testing
                     marker("after the end")
                 }
             }
-            #expect(await waitUntil { started.value == 1 })
+            #expect(await eventually(within: .seconds(30)) { started.count == 1 })
             return job
         }
         let atTheEnd = recorder.trace
