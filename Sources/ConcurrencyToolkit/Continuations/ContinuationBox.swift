@@ -7,10 +7,11 @@ import Synchronization
 /// runs exactly when the last copy is dropped; if the continuation is still
 /// pending then, it leaked, and `deinit` reports it and resumes the waiter.
 /// The timeout scheduler and the cancellation handler reach the box through
-/// weak references: they can finish it, but never keep it alive, so a leak is
-/// still detected while a timeout or a cancellation handler is armed. (A weak
-/// reference that they load for a moment is always used to finish the box, so
-/// dropping it can never be the drop of a pending box.)
+/// unretained pointers: they can finish it, but never keep it alive, so a
+/// leak is still detected while a timeout or a cancellation handler is armed.
+/// (The scheduler's entry is removed by `deinit` under the scheduler's lock;
+/// the cancellation handler's pointer stays valid through the waiting frame's
+/// own reference while that cannot hide a leak, and an ``UnownedPin`` after.)
 ///
 /// The hot path (create, resume, drop) is `@inlinable` so callers get it
 /// specialized: unspecialized generic code would look up type metadata on
@@ -22,46 +23,67 @@ import Synchronization
 /// lookups, which measured as the largest cost of the round trip.
 @usableFromInline
 class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sendable {
-    // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS.
+    // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS, and
+    // written once, before the CAS that publishes it (at init, or by `arm`).
     @usableFromInline final let state: Atomic<UInt8>
-    @usableFromInline final let raw: UnsafeContinuation<Success, Failure>
+    /// Never nil once the box is pending. Unchecked exclusivity: the state CAS
+    /// orders the one write before every read.
+    @exclusivity(unchecked) @usableFromInline final var rawStorage: UnsafeContinuation<Success, Failure>?
     @usableFromInline final let site: ContinuationSite
     /// The scoped handler in effect at creation (nil: the process-wide one).
     @usableFromInline final let scope: ContinuationMisuseHandler?
     /// Who else must hear when this box finishes. Empty on the plain path, so
     /// finishing costs one branch there.
     @usableFromInline final let links: ContinuationLinks
-    /// The slot of the task's cancellation handler, if `onCancel` was given.
-    @usableFromInline final let cancellationSlot: CancellationSlot?
     /// The recording this wait belongs to, if one was active where it was
     /// created (almost always nil: then it costs one relaxed load at creation).
     @usableFromInline final let trace: TraceToken?
 
+    /// A pending box for a continuation that exists.
     @inlinable
-    init(
-        _ raw: UnsafeContinuation<Success, Failure>, site: ContinuationSite,
-        timeout: Duration? = nil, cancellationSlot: CancellationSlot? = nil
-    ) {
+    init(_ raw: UnsafeContinuation<Success, Failure>, site: ContinuationSite, timeout: Duration? = nil) {
         self.state = Atomic(ContinuationState.pending.rawValue)
-        self.raw = raw
+        self.rawStorage = raw
         self.site = site
         self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
-        self.cancellationSlot = cancellationSlot
         self.trace = Instrumentation.beginWait(at: site)
-        var links: ContinuationLinks = timeout == nil ? [] : .timed
-        if cancellationSlot != nil { links.insert(.cancellable) }
-        if trace != nil { links.insert(.traced) }
-        if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
-        self.links = links
+        self.links = Self.links(timeout: timeout, trace: trace)
         super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
         }
     }
 
+    /// An unarmed box, made before its continuation so that a cancellation
+    /// handler can hold it from the start; ``arm(_:)`` hands it the continuation.
+    @inlinable
+    init(unarmedAt site: ContinuationSite, timeout: Duration?) {
+        self.state = Atomic(ContinuationState.unarmed.rawValue)
+        self.rawStorage = nil
+        self.site = site
+        self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
+        self.trace = Instrumentation.beginWait(at: site)
+        self.links = Self.links(timeout: timeout, trace: trace)
+        super.init()
+        if links.contains(.registered) {
+            PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func links(timeout: Duration?, trace: TraceToken?) -> ContinuationLinks {
+        var links: ContinuationLinks = timeout == nil ? [] : .timed
+        if trace != nil { links.insert(.traced) }
+        if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
+        return links
+    }
+
+    /// The continuation; valid once the box is pending (see `rawStorage`).
+    @inlinable
+    final var raw: UnsafeContinuation<Success, Failure> { rawStorage.unsafelyUnwrapped }
+
     deinit {
         if links.contains(.timed) { TimeoutScheduler.shared.remove(at: { timerIndex }) }
-        cancellationSlot?.detach()
         // A FallbackContinuationBox has already finished the leak in its own deinit.
         guard transition(.lastCopyDropped) == .finish(.leaked) else { return }
         reportLeak()
@@ -81,14 +103,21 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         var current = ContinuationState(rawValue: state.load(ordering: .relaxed))!
         while true {
             let outcome = current.on(event)
-            guard case .finish(let next) = outcome else {
-                if outcome == .dropLate { ContinuationCounters.countLateResume() }
+            let next: ContinuationState
+            switch outcome {
+            case .finish(let state), .move(let state): next = state
+            case .dropLate:
+                ContinuationCounters.countLateResume()
+                return outcome
+            case .reportExtraResume, .ignore:
                 return outcome
             }
             let (exchanged, original) = state.compareExchange(
                 expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
             if exchanged {
-                if !links.isDisjoint(with: .observed) || next != .resumed { finished(as: next) }
+                if case .finish = outcome, !links.isDisjoint(with: .observed) || next != .resumed {
+                    finished(as: next)
+                }
                 return outcome
             }
             current = ContinuationState(rawValue: original)!
@@ -104,6 +133,10 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         // waiter may end its recording, and a later event would be dropped.
         if let trace { Instrumentation.endWait(trace, as: next) }
     }
+
+    /// Whether the waiter is still waiting (it may stop right after).
+    @inlinable
+    final var isWaiting: Bool { state.load(ordering: .relaxed) == ContinuationState.pending.rawValue }
 
     /// The current state (for diagnostics and tests; it may change right after).
     final var currentState: ContinuationState {
@@ -122,7 +155,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         case .reportExtraResume:
             reportExtraResume(at: resumeSite())
             return false
-        case .dropLate, .ignore:
+        case .dropLate, .ignore, .move:
             return false
         }
     }
@@ -143,6 +176,47 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     }
 }
 
+extension ContinuationBox where Failure == any Error {
+    /// Hands an unarmed box its continuation. `false` means the task was
+    /// cancelled before this: the waiter has been resumed with
+    /// `CancellationError`, and the body must not run.
+    @inlinable
+    final func arm(_ raw: UnsafeContinuation<Success, any Error>) -> Bool {
+        rawStorage = raw  // published by the CAS below
+        switch transition(.arm) {
+        case .move:
+            return true
+        case .finish:
+            raw.resume(throwing: CancellationError())
+            return false
+        case .reportExtraResume, .dropLate, .ignore:
+            preconditionFailure("a continuation box is armed once, while unarmed")
+        }
+    }
+
+    /// Called from the task's cancellation handler, through an unretained
+    /// pointer kept valid by an ``UnownedPin``. Resumes the waiter with
+    /// `CancellationError` if nothing finished it first, and returns whether
+    /// `onCancel` should run: the cancellation won, or the box is not armed
+    /// yet and arming will finish it.
+    ///
+    /// It reads the box's other fields only after winning the state CAS, and
+    /// a box whose last copy is gone is never pending: a cancellation racing
+    /// the box's `deinit` touches only the state byte, which the pin keeps.
+    @inlinable
+    final func cancelFromHandler() -> Bool {
+        switch transition(.cancel) {
+        case .finish:
+            raw.resume(throwing: CancellationError())
+            return true
+        case .move:
+            return true
+        case .reportExtraResume, .dropLate, .ignore:
+            return false
+        }
+    }
+}
+
 /// Who else must hear when a box finishes, besides its waiter.
 /// (Computed constants, not `static let`s: a stored static costs a
 /// once-check on every access, which showed up in the round-trip profile.)
@@ -154,10 +228,8 @@ struct ContinuationLinks: OptionSet, Sendable {
     @inlinable static var registered: ContinuationLinks { ContinuationLinks(rawValue: 1) }
     /// Has an entry in the shared timeout scheduler.
     @inlinable static var timed: ContinuationLinks { ContinuationLinks(rawValue: 2) }
-    /// Is pointed to by a cancellation slot.
-    @inlinable static var cancellable: ContinuationLinks { ContinuationLinks(rawValue: 4) }
     /// Reports its end to a trace recording (see ``TraceRecorder``).
-    @inlinable static var traced: ContinuationLinks { ContinuationLinks(rawValue: 8) }
+    @inlinable static var traced: ContinuationLinks { ContinuationLinks(rawValue: 4) }
     /// The links that must hear even a plain resume: one test on the hot path.
-    @inlinable static var observed: ContinuationLinks { ContinuationLinks(rawValue: 1 | 8) }
+    @inlinable static var observed: ContinuationLinks { ContinuationLinks(rawValue: 1 | 4) }
 }

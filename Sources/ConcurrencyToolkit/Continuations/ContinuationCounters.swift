@@ -24,7 +24,7 @@ final class ContinuationCounters: Sendable {
         case .timedOut: timedOut.add(1, ordering: .relaxed)
         case .cancelled: cancelled.add(1, ordering: .relaxed)
         case .leaked: leaked.add(1, ordering: .relaxed)
-        case .pending, .resumed: break
+        case .pending, .resumed, .unarmed, .cancelledBeforeArm: break
         }
     }
 }

@@ -5,11 +5,17 @@
 /// unit-tested without threads.
 ///
 /// ```
-/// pending ──resume──▶ resumed
-///    │  ├──timeout──▶ timedOut     (a later resume is dropped silently)
-///    │  ├──cancel───▶ cancelled    (a later resume is dropped silently)
-///    └──last copy dropped──▶ leaked
+/// unarmed ──arm──▶ pending ──resume──▶ resumed
+///    │                │  ├──timeout──▶ timedOut     (a later resume is dropped silently)
+///    │                │  ├──cancel───▶ cancelled    (a later resume is dropped silently)
+///    │                └──last copy dropped──▶ leaked
+///    └──cancel──▶ cancelledBeforeArm ──arm──▶ cancelled
 /// ```
+///
+/// A plain box starts `pending`. A box for `onCancel:` starts `unarmed`: it is
+/// made before the task's cancellation handler is installed, so the handler
+/// has it from the start, and becomes `pending` once the continuation exists.
+/// A cancellation in between only marks it; arming then finishes it.
 @usableFromInline
 enum ContinuationState: UInt8, Sendable {
     case pending
@@ -17,12 +23,19 @@ enum ContinuationState: UInt8, Sendable {
     case timedOut
     case cancelled
     case leaked
+    /// Made before its continuation (see above); nobody can resume it yet.
+    case unarmed
+    /// Cancelled while unarmed: arming finishes it with `CancellationError`.
+    case cancelledBeforeArm
 
-    /// What happens when someone tries to finish a continuation in this state.
+    /// What happens when someone tries to move a continuation in this state.
     @usableFromInline
     enum Outcome: Equatable, Sendable {
         /// This caller won: move to the new state and resume the waiter.
         case finish(ContinuationState)
+        /// Move to the new state; there is no waiter to resume yet (arming,
+        /// or a cancellation that arming will finish).
+        case move(ContinuationState)
         /// Already resumed by user code: report `.resumedMoreThanOnce`.
         case reportExtraResume
         /// Already finished by the toolkit (timeout, cancellation, leak):
@@ -35,6 +48,8 @@ enum ContinuationState: UInt8, Sendable {
     @usableFromInline
     enum Event: Sendable {
         case resume, timeout, cancel, lastCopyDropped
+        /// The continuation now exists (boxes made `unarmed` only).
+        case arm
     }
 
     @inlinable
@@ -46,6 +61,14 @@ enum ContinuationState: UInt8, Sendable {
         case (.pending, .lastCopyDropped): .finish(.leaked)
         case (.resumed, .resume): .reportExtraResume
         case (.timedOut, .resume), (.cancelled, .resume), (.leaked, .resume): .dropLate
+        case (.unarmed, .arm): .move(.pending)
+        case (.unarmed, .cancel): .move(.cancelledBeforeArm)
+        case (.cancelledBeforeArm, .arm): .finish(.cancelled)
+        // An unarmed box has no continuation to resume or time out, and its
+        // maker holds it until arming; these cannot happen, and are ignored.
+        case (.unarmed, _), (.cancelledBeforeArm, _): .ignore
+        // Arming happens once, on an unarmed box.
+        case (_, .arm): .ignore
         case (_, .timeout), (_, .cancel), (_, .lastCopyDropped): .ignore
         }
     }

@@ -17,7 +17,7 @@ extension Instrumentation {
         case .resumed: trace.end(.continuationResumed)
         case .timedOut: trace.end(.continuationTimedOut)
         case .cancelled: trace.end(.continuationCancelled)
-        case .leaked, .pending: break
+        case .leaked, .pending, .unarmed, .cancelledBeforeArm: break
         }
     }
 }

@@ -1,13 +1,12 @@
-/// What the timeout scheduler and a cancellation slot see of a continuation
-/// box: a non-generic base class, so they can point to any box without owning
-/// it.
+/// What the timeout scheduler sees of a continuation box: a non-generic base
+/// class, so it can point to any box without owning it.
 ///
-/// They hold `Unmanaged` references and use them only under their own lock,
-/// which the box's `deinit` takes to detach itself; so the box is alive
-/// whenever they touch it. They touch it only through
-/// `_withUnsafeGuaranteedRef`, never taking a retain: a retain of theirs could
+/// It holds `Unmanaged` references and uses them only under its own lock,
+/// which the box's `deinit` takes to remove itself; so the box is alive
+/// whenever the scheduler touches it. It touches it only through
+/// `_withUnsafeGuaranteedRef`, never taking a retain: a retain of its own could
 /// be the last one, and its release would run the box's `deinit` — which takes
-/// their lock — on their own thread, under that lock.
+/// the scheduler's lock — on the scheduler's thread, under that lock.
 @usableFromInline
 class InterruptibleBox: @unchecked Sendable {
     // @unchecked: `timerIndex` is guarded by the timeout scheduler's lock.
@@ -19,7 +18,7 @@ class InterruptibleBox: @unchecked Sendable {
 
     @inlinable init() {}
 
-    /// Claims the continuation for a timeout or cancellation; returns the
+    /// Claims the continuation for a timeout; returns the
     /// resumption to run after the caller's lock is released, or `nil` if
     /// something else finished it first. Called under the caller's lock.
     func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {

@@ -69,19 +69,41 @@ public func withSafeThrowingContinuation<T>(
             body(SafeContinuation(makeTimedBox(raw, site: site, timeout: timeout)))
         }
     }
-    // Already cancelled: the runtime runs the handler below at once, before the
-    // continuation exists; `arm` then finishes it without running `body`.
-    let slot = CancellationSlot()
+    // The box is made before the handler is installed (an already cancelled
+    // task runs the handler at once, before the continuation exists), and
+    // starts unarmed. The handler reaches it through `token`, unretained, so
+    // the box's memory must stay until the handler can no longer run:
+    // - while `body` runs, and after it when the continuation was already
+    //   resumed there, this frame's own reference keeps it (a resumed
+    //   continuation cannot leak, so holding it hides nothing);
+    // - if it is still waiting after `body`, this frame must not own it, or a
+    //   leak would go unseen: it pins the memory (not the box) instead, and
+    //   lets go. The continuation's copies own it from then on.
+    // One allocation in all.
+    let token = Unmanaged.passRetained(ContinuationBox<T, any Error>(unarmedAt: site, timeout: timeout))
+    var pin: UnownedPin?
+    defer {
+        if let pin { withExtendedLifetime(pin) {} } else { token.release() }
+    }
     let value = try await withTaskCancellationHandler {
         UncheckedSendable(
             try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
-                let box = makeTimedBox(raw, site: site, timeout: timeout, cancellationSlot: slot)
-                // Cancelled while we got here: the box is finished, the body skipped.
-                guard slot.arm(box) else { return }
-                body(SafeContinuation(box))
+                let waiting = token._withUnsafeGuaranteedRef { box in
+                    // Cancelled while we got here: the box is finished, the body skipped.
+                    guard box.arm(raw) else { return false }
+                    if let timeout { TimeoutScheduler.shared.schedule(box, after: timeout) }
+                    body(SafeContinuation(box))
+                    return box.isWaiting
+                }
+                if waiting {
+                    pin = UnownedPin(token.takeUnretainedValue())
+                    // If `body` kept no copy, this was the last reference:
+                    // `deinit` reports the leak and resumes the waiter now.
+                    token.release()
+                }
             })
     } onCancel: {
-        if slot.cancel() { onCancel() }
+        if token._withUnsafeGuaranteedRef({ $0.cancelFromHandler() }) { onCancel() }
     }
     return value.value
 }
@@ -89,10 +111,9 @@ public func withSafeThrowingContinuation<T>(
 /// A box with its timeout, if any, scheduled.
 @inlinable
 func makeTimedBox<T>(
-    _ raw: UnsafeContinuation<T, any Error>, site: ContinuationSite, timeout: Duration?,
-    cancellationSlot: CancellationSlot? = nil
+    _ raw: UnsafeContinuation<T, any Error>, site: ContinuationSite, timeout: Duration?
 ) -> ContinuationBox<T, any Error> {
-    let box = ContinuationBox(raw, site: site, timeout: timeout, cancellationSlot: cancellationSlot)
+    let box = ContinuationBox(raw, site: site, timeout: timeout)
     if let timeout { TimeoutScheduler.shared.schedule(box, after: timeout) }
     return box
 }

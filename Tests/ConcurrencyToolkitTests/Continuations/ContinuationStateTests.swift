@@ -27,6 +27,23 @@ import Testing
         (.leaked, .timeout, .ignore),
         (.leaked, .cancel, .ignore),
         (.leaked, .lastCopyDropped, .ignore),
+        // A box made before its continuation, for `onCancel:`.
+        (.unarmed, .arm, .move(.pending)),
+        (.unarmed, .cancel, .move(.cancelledBeforeArm)),
+        (.unarmed, .resume, .ignore),
+        (.unarmed, .timeout, .ignore),
+        (.unarmed, .lastCopyDropped, .ignore),
+        (.cancelledBeforeArm, .arm, .finish(.cancelled)),
+        (.cancelledBeforeArm, .resume, .ignore),
+        (.cancelledBeforeArm, .timeout, .ignore),
+        (.cancelledBeforeArm, .cancel, .ignore),
+        (.cancelledBeforeArm, .lastCopyDropped, .ignore),
+        // Arming happens once.
+        (.pending, .arm, .ignore),
+        (.resumed, .arm, .ignore),
+        (.timedOut, .arm, .ignore),
+        (.cancelled, .arm, .ignore),
+        (.leaked, .arm, .ignore),
     ]
 
     @Test(arguments: table.indices)
@@ -36,8 +53,8 @@ import Testing
     }
 
     @Test func tableCoversEveryStateAndEvent() {
-        let states: [State] = [.pending, .resumed, .timedOut, .cancelled, .leaked]
-        let events: [ContinuationState.Event] = [.resume, .timeout, .cancel, .lastCopyDropped]
+        let states: [State] = [.pending, .resumed, .timedOut, .cancelled, .leaked, .unarmed, .cancelledBeforeArm]
+        let events: [ContinuationState.Event] = [.resume, .timeout, .cancel, .lastCopyDropped, .arm]
         for state in states {
             for event in events {
                 #expect(Self.table.contains { $0.0 == state && $0.1 == event }, "missing \(state) on \(event)")
@@ -45,43 +62,25 @@ import Testing
         }
     }
 
-    @Test func onlyPendingCanBeFinished() {
-        // Exactly-once in one sentence: a finished continuation never finishes again.
+    @Test func onlyAWaitingContinuationCanBeFinished() {
+        // Exactly-once in one sentence: a finished continuation never finishes
+        // again. Pending is the only state a waiter can be resumed from, except
+        // the cancellation that arrived before arming, which arming finishes.
         for row in Self.table {
-            if case .finish = row.2 { #expect(row.0 == .pending) }
+            if case .finish = row.2 {
+                #expect(row.0 == .pending || (row.0 == .cancelledBeforeArm && row.1 == .arm))
+            }
         }
     }
-}
 
-@Suite struct CancellationSlotStateTests {
-    @Test func armThenCancelInterruptsTheArmedContinuation() {
-        var state = CancellationSlotState.waiting
-        #expect(state.arm() == .proceed)
-        #expect(state == .armed)
-        #expect(state.cancel() == .interruptArmed)
-        #expect(state == .cancelled)
-        #expect(state.cancel() == .ignore)
-    }
-
-    @Test func cancelBeforeArmCallsOnCancelAndArmFinishesWithoutBody() {
-        var state = CancellationSlotState.waiting
-        #expect(state.cancel() == .callOnCancel)
-        #expect(state.arm() == .finishCancelled)
-        #expect(state == .cancelled)
-    }
-
-    @Test func cancelAfterTheBoxWentAwayDoesNothing() {
-        var state = CancellationSlotState.waiting
-        _ = state.arm()
-        state.detach()
-        #expect(state == .detached)
-        #expect(state.cancel() == .ignore)
-    }
-
-    @Test func detachAfterCancelKeepsCancelled() {
-        var state = CancellationSlotState.armed
-        _ = state.cancel()
-        state.detach()
-        #expect(state == .cancelled)
+    @Test func aCancellationBeforeArmingIsFinishedByArmingAndCalledOnCancelOnce() {
+        // The handler sees `.move` (call onCancel, resume nobody); arming sees
+        // `.finish` (resume with CancellationError, skip the body); a second
+        // cancellation sees nothing to do.
+        var state = State.unarmed
+        guard case .move(let marked) = state.on(.cancel) else { Issue.record("cancel did not move"); return }
+        state = marked
+        #expect(state.on(.cancel) == .ignore)
+        #expect(state.on(.arm) == .finish(.cancelled))
     }
 }

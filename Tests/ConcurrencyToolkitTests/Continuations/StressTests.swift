@@ -1,6 +1,11 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Testing
 extension TimingSensitive {
@@ -72,6 +77,80 @@ extension TimingSensitive {
             #expect(outcomes.allSatisfy { ["timedOut", "leaked", "cancelled"].contains($0) }, "\(Set(outcomes))")
             #expect(misuses.count == outcomes.filter { $0 == "leaked" }.count, "one report per leak, none otherwise")
             #expect(misuses.allSatisfy { $0.kind == .leaked })
+        }
+
+        @Test func cancellationRacingTheResumeOrTheLastDropFinishesEachWaiterOnce() async {
+            // The cancellation handler reaches the box through an unretained
+            // pointer; here one thread cancels each task while another resumes
+            // its continuation or drops the last copy of it, at the same moment.
+            // (Under ThreadSanitizer this also checks that the handler never
+            // touches a freed box.)
+            let rounds = 20, batch = 500
+            let stops = Counter(), wins = Counter()
+            let (outcomes, misuses) = await withContinuationMisuseRecorded { () async -> [String] in
+                var outcomes: [String] = []
+                for _ in 0..<rounds {
+                    let parkings = (0..<batch).map { _ in Parking<Int>() }
+                    let waiters = parkings.map { parking in
+                        Task {
+                            let result = await outcome {
+                                try await withSafeThrowingContinuation(onCancel: { stops.increment() }) {
+                                    parking.park($0)
+                                }
+                            }
+                            switch result {
+                            case .success: return "resumed"
+                            case .failure(SafeContinuationError.leaked): return "leaked"
+                            case .failure(is CancellationError): return "cancelled"
+                            case .failure(let error): return "\(error)"
+                            }
+                        }
+                    }
+                    _ = await eventually { parkings.allSatisfy(\.isParked) }
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        DispatchQueue.global().async {
+                            let lockstep = Lockstep()
+                            DispatchQueue.concurrentPerform(iterations: 2) { side in
+                                for index in 0..<batch {
+                                    // Both sides reach each index together, so the
+                                    // cancellation and the resume or drop really collide.
+                                    lockstep.arrive(side, at: index)
+                                    if side == 0 {
+                                        waiters[index].cancel()
+                                    } else if let continuation = parkings[index].takeNow(), index.isMultiple(of: 2) {
+                                        if continuation.resume(returning: index) { wins.increment() }
+                                    }  // odd: the last copy goes here
+                                }
+                            }
+                            done.resume()
+                        }
+                    }
+                    for waiter in waiters { outcomes.append(await waiter.value) }
+                }
+                return outcomes
+            }
+            let count = { (kind: String) in outcomes.count { $0 == kind } }
+            #expect(outcomes.count == rounds * batch, "every waiter finished")
+            #expect(count("resumed") + count("leaked") + count("cancelled") == outcomes.count, "\(Set(outcomes))")
+            #expect(wins.count == count("resumed"), "a resume returned true exactly when it reached the waiter")
+            #expect(stops.count == count("cancelled"), "onCancel ran exactly for the waiters cancellation finished")
+            #expect(misuses.count == count("leaked") && misuses.allSatisfy { $0.kind == .leaked })
+        }
+
+        /// Two threads that wait for each other at every step of a loop.
+        final class Lockstep: Sendable {
+            private let first = Atomic<Int>(-1)
+            private let second = Atomic<Int>(-1)
+
+            func arrive(_ side: Int, at step: Int) {
+                if side == 0 {
+                    first.store(step, ordering: .releasing)
+                    while second.load(ordering: .acquiring) < step { sched_yield() }
+                } else {
+                    second.store(step, ordering: .releasing)
+                    while first.load(ordering: .acquiring) < step { sched_yield() }
+                }
+            }
         }
 
         /// Resumes every continuation from `racers` threads running at the same time.

@@ -9,6 +9,13 @@ final class Parking<Success: Sendable>: Sendable {
         slot.withLock { $0 = continuation }
     }
 
+    /// Hands out the parked continuation (and forgets it), if one is parked now.
+    func takeNow() -> SafeContinuation<Success, any Error>? {
+        slot.withLock { $0.take() }
+    }
+
+    var isParked: Bool { slot.withLock { $0 != nil } }
+
     /// Hands out the parked continuation (and forgets it), once one is parked.
     func take(within limit: Duration = .seconds(10)) async -> SafeContinuation<Success, any Error>? {
         let deadline = ContinuousClock.now + limit
