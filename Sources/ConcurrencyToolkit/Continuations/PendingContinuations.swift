@@ -37,7 +37,7 @@ public enum PendingContinuations {
     /// ```
     public static var isTracking: Bool {
         get { isTrackingEnabled() }
-        set { tracking.store(newValue, ordering: .relaxed) }
+        set { tracking.store(newValue ? 1 : 0, ordering: .relaxed) }
     }
 
     /// A consistent copy of the list and the process-wide counters.
@@ -109,12 +109,30 @@ public enum PendingContinuations {
         let timeout: Duration?
     }
 
-    static let tracking = Atomic<Bool>(environmentAsksForTracking())
+    /// 0: off, 1: on, 2: not decided yet (the environment is read at the
+    /// first continuation). A constant initial value lets the compiler
+    /// initialize it statically: reading it costs no once-check, which an
+    /// initializer that read the environment cost on every continuation.
+    static let tracking = Atomic<UInt8>(2)
     static let registry = Lock<[ObjectIdentifier: Registration]>([:])
 
     /// One relaxed load: the only cost the registry adds to the plain path.
     @usableFromInline
-    static func isTrackingEnabled() -> Bool { tracking.load(ordering: .relaxed) }
+    static func isTrackingEnabled() -> Bool {
+        switch tracking.load(ordering: .relaxed) {
+        case 0: false
+        case 1: true
+        default: decideFromEnvironment()
+        }
+    }
+
+    @inline(never)
+    private static func decideFromEnvironment() -> Bool {
+        let wanted: UInt8 = environmentAsksForTracking() ? 1 : 0
+        // If `isTracking` was set meanwhile, that choice stands.
+        let (exchanged, current) = tracking.compareExchange(expected: 2, desired: wanted, ordering: .relaxed)
+        return (exchanged ? wanted : current) == 1
+    }
 
     @usableFromInline
     static func register(_ id: ObjectIdentifier, site: ContinuationSite, timeout: Duration?) {

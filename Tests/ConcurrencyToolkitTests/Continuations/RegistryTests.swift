@@ -1,4 +1,9 @@
 import ConcurrencyToolkit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct RegistryTests {
@@ -35,6 +40,24 @@ import Testing
         for continuation in continuations.dropFirst() { continuation.resume(returning: 2) }
         #expect(Self.listed(by: function).isEmpty)
         for waiter in waiters { _ = try await waiter.value }
+    }
+
+    @Test func theEnvironmentVariableTurnsTrackingOnFromTheFirstContinuation() async {
+        // A fresh process: the variable is read when the first continuation is made.
+        await #expect(processExitsWith: .success) {
+            setenv("CONCURRENCY_TOOLKIT_TRACK_CONTINUATIONS", "1", 1)
+            let listedWhileWaiting = await withSafeContinuation(ifLeaked: false) { continuation in
+                continuation.resume(returning: PendingContinuations.snapshot().pending.count == 1)
+            }
+            guard listedWhileWaiting, PendingContinuations.isTracking else { exit(1) }
+        }
+        await #expect(processExitsWith: .success) {
+            setenv("CONCURRENCY_TOOLKIT_TRACK_CONTINUATIONS", "0", 1)
+            let listedWhileWaiting = await withSafeContinuation(ifLeaked: true) { continuation in
+                continuation.resume(returning: !PendingContinuations.snapshot().pending.isEmpty)
+            }
+            guard !listedWhileWaiting, !PendingContinuations.isTracking else { exit(1) }
+        }
     }
 
     @Test func timedOutCancelledAndLeakedContinuationsLeaveTheListAndAreCounted() async throws {
