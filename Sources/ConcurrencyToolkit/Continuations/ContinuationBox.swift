@@ -100,7 +100,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// Moves the state for `event` with one CAS and says what the caller must do.
     @inlinable @inline(__always)
     final func transition(_ event: ContinuationState.Event) -> ContinuationState.Outcome {
-        var current = ContinuationState(rawValue: state.load(ordering: .relaxed))!
+        var current = ContinuationState(stored: state.load(ordering: .relaxed))
         while true {
             let outcome = current.on(event)
             let next: ContinuationState
@@ -120,7 +120,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
                 }
                 return outcome
             }
-            current = ContinuationState(rawValue: original)!
+            current = ContinuationState(stored: original)
         }
     }
 
@@ -140,7 +140,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     /// The current state (for diagnostics and tests; it may change right after).
     final var currentState: ContinuationState {
-        ContinuationState(rawValue: state.load(ordering: .acquiring))!
+        ContinuationState(stored: state.load(ordering: .acquiring))
     }
 
     /// Resumes the waiter with `result` if this call wins; otherwise reports or drops.

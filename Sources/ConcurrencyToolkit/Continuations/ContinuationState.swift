@@ -17,7 +17,7 @@
 /// has it from the start, and becomes `pending` once the continuation exists.
 /// A cancellation in between only marks it; arming then finishes it.
 @usableFromInline
-enum ContinuationState: UInt8, Sendable {
+enum ContinuationState: UInt8, Sendable, CaseIterable {
     case pending
     case resumed
     case timedOut
@@ -27,6 +27,15 @@ enum ContinuationState: UInt8, Sendable {
     case unarmed
     /// Cancelled while unarmed: arming finishes it with `CancellationError`.
     case cancelledBeforeArm
+
+    /// The state held in a box's atomic byte, which only ever stores raw
+    /// values of this type. (The synthesized `init?(rawValue:)` was an
+    /// out-of-line call in every box's `deinit`.)
+    @inlinable @inline(__always)
+    init(stored: UInt8) {
+        assert(stored <= ContinuationState.cancelledBeforeArm.rawValue, "not a ContinuationState: \(stored)")
+        self = unsafeBitCast(stored, to: ContinuationState.self)
+    }
 
     /// What happens when someone tries to move a continuation in this state.
     @usableFromInline

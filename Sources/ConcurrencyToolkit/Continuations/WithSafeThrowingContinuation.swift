@@ -48,7 +48,7 @@
 /// - Returns: The value passed to the winning `resume`.
 /// - Throws: The error passed to the winning `resume`, ``SafeContinuationError/leaked``,
 ///   ``SafeContinuationError/timedOut``, or `CancellationError`.
-@inlinable
+@inlinable @inline(__always)
 public func withSafeThrowingContinuation<T>(
     isolation: isolated (any Actor)? = #isolation,
     timeout: Duration? = nil,
@@ -83,7 +83,9 @@ public func withSafeThrowingContinuation<T>(
     let token = Unmanaged.passRetained(ContinuationBox<T, any Error>(unarmedAt: site, timeout: timeout))
     var pin: UnownedPin?
     defer {
-        if let pin { withExtendedLifetime(pin) {} } else { token.release() }
+        // Borrowed, not copied: copying an unowned reference costs an atomic.
+        if case .none = pin { token.release() }
+        withExtendedLifetime(pin) {}
     }
     let value = try await withTaskCancellationHandler {
         UncheckedSendable(

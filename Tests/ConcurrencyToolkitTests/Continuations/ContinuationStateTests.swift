@@ -53,13 +53,21 @@ import Testing
     }
 
     @Test func tableCoversEveryStateAndEvent() {
-        let states: [State] = [.pending, .resumed, .timedOut, .cancelled, .leaked, .unarmed, .cancelledBeforeArm]
+        let states = State.allCases
         let events: [ContinuationState.Event] = [.resume, .timeout, .cancel, .lastCopyDropped, .arm]
         for state in states {
             for event in events {
                 #expect(Self.table.contains { $0.0 == state && $0.1 == event }, "missing \(state) on \(event)")
             }
         }
+    }
+
+    @Test func everyStateSurvivesTheTripThroughTheAtomicByte() {
+        for state in State.allCases {
+            #expect(State(stored: state.rawValue) == state)
+        }
+        // `init(stored:)` checks against the last case; a new case goes before it.
+        #expect(State.allCases.map(\.rawValue).max() == State.cancelledBeforeArm.rawValue)
     }
 
     @Test func onlyAWaitingContinuationCanBeFinished() {
