@@ -1,0 +1,284 @@
+import ConcurrencyToolkit
+
+/// Where compression reports what happened to a file; ``RunChannels`` in
+/// the app, a recorder in tests. Called from any thread.
+///
+/// ```swift
+/// struct Printer: CompressionEvents {
+///     func progress(file: Int, total: Int64, previous: Int64) { print("file \(file): \(total) bytes") }
+///     func finished(file: Int, outcome: FileOutcome, unread: Int64) { print(outcome.status) }
+/// }
+/// ```
+protocol CompressionEvents: Sendable {
+    /// File `file`'s bytes done moved from `previous` to `total` (never backwards).
+    func progress(file: Int, total: Int64, previous: Int64)
+    /// File `file` is done, once; `unread` of its bytes were never reported as progress.
+    func finished(file: Int, outcome: FileOutcome, unread: Int64)
+}
+
+/// One file compressed as segments by several jobs at once, pigz-style,
+/// into one ordinary gzip member.
+///
+/// ```swift
+/// let file = SegmentedFile(index: 0, plan: plan, compressor: compressor, events: channels,
+///                          window: window, firstSegment: 0)
+/// // from any number of jobs, each segment once, each after window.enter(file.firstSegment + k):
+/// file.compressSegment(k, workspaces: workspaces, isCancelled: { context.isCancelled })
+/// ```
+///
+/// - **Format.** Segment `k` is the bytes `k·S ..< (k+1)·S` of the original
+///   (`S` = ``FileCompressor/segmentSize``), deflated as its own raw stream
+///   primed with the 32 KiB before it and ended with a sync flush (byte
+///   aligned, not final); the last segment ends the deflate stream. Written in
+///   order after the gzip header, with the CRC-32s combined for the trailer,
+///   they are one valid member: `gzip -t` accepts it, `gunzip` restores the original.
+/// - **Order and memory.** Segments finish in any order. Each one's output is
+///   handed to a ``SegmentReorderBuffer``; one thread at a time writes the
+///   ready run in order and releases those segments from the run's
+///   ``SegmentWindow``, which bounds how many compressed segments exist at once.
+/// - **Lifecycle.** The first segment to run opens the original and the
+///   temporary output (``FileCompressor/begin(_:)``). After the last segment
+///   is written: the trailer, a check that the size did not change, and the
+///   move into place. A failure (or a cancelled segment) stops the file:
+///   later segments are skipped, the temporary file removed, and the outcome
+///   names the failure of the earliest segment. The outcome is reported once,
+///   to `events`, with ``FileOutcome/seconds`` the sum of the segments' times.
+/// - **Progress.** Reported as segments are written, so it only grows.
+final class SegmentedFile: Sendable {
+    /// What one segment's job produced.
+    enum SegmentResult: Sendable {
+        case compressed(ByteBuffer, crc: UInt32, length: Int64)
+        case failed(String)
+        case cancelled
+        /// Not compressed: the file had already stopped.
+        case skipped
+    }
+
+    let index: Int
+    let plan: FilePlan
+    let segmentCount: Int
+    /// This file's segment 0 in the run's numbering (for the window).
+    let firstSegment: Int
+    private let compressor: FileCompressor
+    private let events: any CompressionEvents
+    private let window: SegmentWindow
+    private let state: VisibleMutex<State>
+
+    private enum Phase {
+        case notOpened
+        case open(SourceFile, TemporaryOutput)
+        case closed
+    }
+
+    private struct State {
+        var phase = Phase.notOpened
+        var order: SegmentReorderBuffer<SegmentResult>
+        /// Set by the first failure or cancellation: no more segments are compressed or written.
+        var stopped = false
+        var failure: (segment: Int, reason: String)?
+        var cancelled = false
+        var crc: UInt32 = 0
+        var bytesOut: Int64 = 0
+        var bytesWritten: Int64 = 0
+        var busy = Duration.zero
+        var finished = false
+    }
+
+    init(
+        index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
+        window: SegmentWindow, firstSegment: Int
+    ) {
+        self.index = index
+        self.plan = plan
+        self.compressor = compressor
+        self.events = events
+        self.window = window
+        self.firstSegment = firstSegment
+        segmentCount = compressor.segmentCount(forSize: plan.size)
+        state = VisibleMutex(State(order: SegmentReorderBuffer(count: segmentCount)))
+    }
+
+    /// Compresses segment `segment` where the caller runs (blocking), then
+    /// hands the result over; the caller may end up writing the ready
+    /// segments and finishing the file. Never throws: every ending is a result.
+    func compressSegment(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) {
+        let start = ContinuousClock.now
+        let result: SegmentResult
+        do {
+            result = try span(spanName(segment)) { try compress(segment, workspaces: workspaces, isCancelled: isCancelled) }
+        } catch is CancellationError {
+            result = .cancelled
+        } catch {
+            result = .failed(String(describing: error))
+        }
+        deposit(segment, result, busy: ContinuousClock.now - start)
+    }
+
+    /// Records a segment that never ran (its task was cancelled first).
+    func segmentCancelled(_ segment: Int) {
+        deposit(segment, .cancelled, busy: .zero)
+    }
+
+    /// Reports the file cancelled if it never finished, which happens only if
+    /// some segment was never handed over; a no-op otherwise.
+    func finishIfAbandoned() {
+        let phase = state.withLock { state -> Phase? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            state.cancelled = true
+            defer { state.phase = .closed }
+            return state.phase
+        }
+        guard let phase else { return }
+        if case .open(_, let output) = phase { output.discard() }
+        report(failure: nil, cancelled: true, bytesOut: 0, busy: .zero, bytesWritten: state.withLock { $0.bytesWritten })
+    }
+
+    private func spanName(_ segment: Int) -> String {
+        segmentCount == 1 ? "compress \(plan.relativePath)" : "compress \(plan.relativePath) \(segment + 1)/\(segmentCount)"
+    }
+
+    private func compress(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) throws -> SegmentResult {
+        if isCancelled() { throw CancellationError() }
+        guard let source = try openIfNeeded(segment) else { return .skipped }
+        let range = compressor.segmentRange(segment, ofSize: plan.size)
+        return try workspaces.withWorkspace { workspace in
+            let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64)
+            let crc = try workspace.deflate(
+                range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
+                isCancelled: isCancelled, afterChunk: { _ in })
+            return .compressed(output, crc: crc, length: Int64(range.count))
+        }
+    }
+
+    /// The original, opened by the first segment to get here; `nil` once the file stopped.
+    private func openIfNeeded(_ segment: Int) throws(CompressionError) -> SourceFile? {
+        try state.withLock { (state) throws(CompressionError) -> SourceFile? in
+            if state.stopped { return nil }
+            switch state.phase {
+            case .open(let source, _): return source
+            case .closed: return nil
+            case .notOpened:
+                do throws(CompressionError) {
+                    let (source, output) = try compressor.begin(plan)
+                    state.phase = .open(source, output)
+                    return source
+                } catch {
+                    state.phase = .closed
+                    state.stopped = true
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func deposit(_ segment: Int, _ result: SegmentResult, busy: Duration) {
+        var draining = state.withLock { state in
+            state.busy += busy
+            switch result {
+            case .failed(let reason):
+                if state.failure.map({ segment < $0.segment }) ?? true { state.failure = (segment, reason) }
+                state.stopped = true
+            case .cancelled:
+                state.cancelled = true
+                state.stopped = true
+            case .compressed, .skipped:
+                break
+            }
+            return state.order.insert(segment, result)
+        }
+        while draining {
+            draining = drainOnce()
+        }
+    }
+
+    /// Writes the ready run (outside the lock), releases it from the window,
+    /// and finishes the file after its last segment.
+    /// - Returns: Whether this caller is still the drainer.
+    private func drainOnce() -> Bool {
+        let taken = state.withLock { state -> (run: [(index: Int, element: SegmentResult)], output: TemporaryOutput?)? in
+            guard let run = state.order.takeReady() else { return nil }
+            if state.stopped { return (run, nil) }
+            guard case .open(_, let output) = state.phase else { return (run, nil) }
+            return (run, output)
+        }
+        guard let (run, output) = taken else { return false }
+        for (segment, result) in run {
+            if let output, case .compressed(let bytes, let crc, let length) = result {
+                write(segment, bytes, crc: crc, length: length, to: output)
+            }
+            window.release(firstSegment + segment)
+        }
+        if run.last?.index == segmentCount - 1 {
+            finish()
+            return false
+        }
+        return true
+    }
+
+    private func write(_ segment: Int, _ bytes: ByteBuffer, crc: UInt32, length: Int64, to output: TemporaryOutput) {
+        if state.withLock({ $0.stopped }) { return }
+        do {
+            try output.write(bytes.bytes)
+        } catch {
+            state.withLock { state in
+                if state.failure.map({ segment < $0.segment }) ?? true { state.failure = (segment, String(describing: error)) }
+                state.stopped = true
+            }
+            return
+        }
+        let (previous, total) = state.withLock { state in
+            state.crc = segment == 0 ? crc : GzipFormat.combine(state.crc, crc, secondLength: length)
+            state.bytesOut += Int64(bytes.count)
+            let previous = state.bytesWritten
+            state.bytesWritten += length
+            return (previous, state.bytesWritten)
+        }
+        events.progress(file: index, total: total, previous: previous)
+    }
+
+    /// After the last segment: trailer, size check and move into place, or
+    /// removal of the temporary file; then the outcome, once.
+    private func finish() {
+        let taken = state.withLock { state -> (phase: Phase, stopped: Bool, crc: UInt32, bytesOut: Int64)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer { state.phase = .closed }
+            return (state.phase, state.stopped, state.crc, state.bytesOut)
+        }
+        guard let taken else { return }
+        var failure: String?
+        var bytesOut: Int64 = 0
+        if case .open(let source, let output) = taken.phase {
+            if taken.stopped {
+                output.discard()
+            } else {
+                do {
+                    let trailer = GzipFormat.trailer(crc: taken.crc, size: plan.size)
+                    do {
+                        try output.write(trailer)
+                        try source.checkUnchanged()
+                    } catch {
+                        output.discard()
+                        throw error
+                    }
+                    try output.commit(permissions: source.permissions, force: compressor.force)
+                    bytesOut = Int64(GzipFormat.header(level: compressor.level).count) + taken.bytesOut + Int64(trailer.count)
+                } catch {
+                    failure = String(describing: error)
+                }
+            }
+        }
+        let (recorded, cancelled, busy, written) = state.withLock { ($0.failure?.reason, $0.cancelled, $0.busy, $0.bytesWritten) }
+        report(failure: recorded ?? failure, cancelled: cancelled, bytesOut: bytesOut, busy: busy, bytesWritten: written)
+    }
+
+    private func report(failure: String?, cancelled: Bool, bytesOut: Int64, busy: Duration, bytesWritten: Int64) {
+        let status: FileOutcome.Status = failure != nil ? .failed : cancelled ? .cancelled : .compressed
+        let outcome = FileOutcome(
+            path: plan.relativePath, destination: plan.destination, status: status,
+            reason: status == .failed ? failure : nil, bytesIn: plan.size,
+            bytesOut: status == .compressed ? bytesOut : 0, seconds: busy.seconds)
+        events.finished(file: index, outcome: outcome, unread: plan.size - bytesWritten)
+    }
+}
