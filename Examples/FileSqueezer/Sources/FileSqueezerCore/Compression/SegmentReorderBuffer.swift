@@ -67,3 +67,5 @@ struct SegmentReorderBuffer<Element> {
         return run
     }
 }
+
+extension SegmentReorderBuffer: Sendable where Element: Sendable {}
