@@ -21,9 +21,11 @@ protocol CompressionEvents: Sendable {
 ///
 /// ```swift
 /// let file = SegmentedFile(index: 0, plan: plan, compressor: compressor, events: channels,
-///                          window: window, firstSegment: 0)
+///                          window: window, firstSegment: 0, finishes: finishes)
 /// // from any number of jobs, each segment once, each after window.enter(file.firstSegment + k):
 /// file.compressSegment(k, workspaces: workspaces, isCancelled: { context.isCancelled })
+/// // and in the task that owns `finishes`:
+/// while let file = await finishes.next() { file.finish() }
 /// ```
 ///
 /// - **Format.** Segment `k` is the bytes `k·S ..< (k+1)·S` of the original
@@ -38,8 +40,8 @@ protocol CompressionEvents: Sendable {
 ///   ``SegmentWindow``, which bounds how many compressed segments exist at once.
 /// - **Lifecycle.** The first segment to run opens the original and the
 ///   temporary output (``FileCompressor/begin(_:)``). After the last segment
-///   is written: the trailer, a check that the size did not change, and the
-///   move into place. A failure (or a cancelled segment) stops the file:
+///   is written, ``finish()`` (queued on `finishes`, or at once without one):
+///   the trailer, a check that the size did not change, and the move into place. A failure (or a cancelled segment) stops the file:
 ///   later segments are skipped, the temporary file removed, and the outcome
 ///   names the failure of the earliest segment. The outcome is reported once,
 ///   to `events`, with ``FileOutcome/seconds`` the sum of the segments' times.
@@ -62,6 +64,7 @@ final class SegmentedFile: Sendable {
     private let compressor: FileCompressor
     private let events: any CompressionEvents
     private let window: SegmentWindow
+    private let finishes: FinishQueue?
     private let state: VisibleMutex<State>
 
     private enum Phase {
@@ -86,7 +89,7 @@ final class SegmentedFile: Sendable {
 
     init(
         index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
-        window: SegmentWindow, firstSegment: Int
+        window: SegmentWindow, firstSegment: Int, finishes: FinishQueue? = nil
     ) {
         self.index = index
         self.plan = plan
@@ -94,6 +97,7 @@ final class SegmentedFile: Sendable {
         self.events = events
         self.window = window
         self.firstSegment = firstSegment
+        self.finishes = finishes
         segmentCount = compressor.segmentCount(forSize: plan.size)
         state = VisibleMutex(State(order: SegmentReorderBuffer(count: segmentCount)))
     }
@@ -210,7 +214,7 @@ final class SegmentedFile: Sendable {
             window.release(firstSegment + segment)
         }
         if run.last?.index == segmentCount - 1 {
-            finish()
+            if let finishes { finishes.add(self) } else { finish() }
             return false
         }
         return true
@@ -237,9 +241,10 @@ final class SegmentedFile: Sendable {
         events.progress(file: index, total: total, previous: previous)
     }
 
-    /// After the last segment: trailer, size check and move into place, or
-    /// removal of the temporary file; then the outcome, once.
-    private func finish() {
+    /// After the last segment is written: trailer, size check and move into
+    /// place, or removal of the temporary file; then the outcome, once.
+    /// Blocking; a no-op after the first call.
+    func finish() {
         let taken = state.withLock { state -> (phase: Phase, stopped: Bool, crc: UInt32, bytesOut: Int64)? in
             guard !state.finished else { return nil }
             state.finished = true

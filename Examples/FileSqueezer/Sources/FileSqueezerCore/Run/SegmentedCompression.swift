@@ -22,6 +22,8 @@ import ConcurrencyToolkit
 ///   peak ≈ `(2·jobs + 2)·S + jobs·(chunk + 300 KiB)` above the process's
 ///   floor, whatever the file sizes. With `jobs = 2`, `S` = 1 MiB and 256 KiB
 ///   chunks: about 7.1 MiB.
+/// - **Finishing:** a file's trailer, size check and move into place run in
+///   one more task (``FinishQueue``), so a slow rename never idles a core.
 /// - **Cancellation:** cancelling the calling task stops running segments at
 ///   their next chunk, and every later segment returns at once; each file
 ///   removes its temporary file and reports `.cancelled`.
@@ -49,38 +51,54 @@ struct SegmentedCompression: Sendable {
     func run(_ plans: [FilePlan], order: [Int], events: any CompressionEvents) async -> SegmentWindow {
         let window = SegmentWindow(limit: Self.windowSize(jobs: jobs))
         let workspaces = DeflateWorkspaces(level: compressor.level, chunkSize: compressor.chunkSize)
+        let finishes = FinishQueue()
         var files: [SegmentedFile] = []
         var segments: [Job] = []
         for index in order {
             let file = SegmentedFile(
                 index: index, plan: plans[index], compressor: compressor, events: events,
-                window: window, firstSegment: segments.count)
+                window: window, firstSegment: segments.count, finishes: finishes)
             files.append(file)
             for segment in 0..<file.segmentCount { segments.append(Job(file: file, segment: segment)) }
         }
 
         let placement = placement
-        await segments.concurrentForEach(maxConcurrency: jobs) { job in
-            do {
-                try await window.enter(job.number)
-            } catch {
-                job.file.segmentCancelled(job.segment)
-                return
-            }
-            switch placement {
-            case .lanes:
-                // A blocking job on a lane thread: the cooperative pool stays
-                // free. Cancelled while queued, it never starts.
-                do {
-                    try await BlockingExecutor.shared.run { context in
-                        job.file.compressSegment(job.segment, workspaces: workspaces) { context.isCancelled }
+        await withTaskGroup(of: Void.self) { group in
+            // Files end here, beside the compression jobs: see FinishQueue.
+            group.addTask {
+                while let file = await finishes.next() {
+                    switch placement {
+                    case .lanes:
+                        // Cancelled, the job never runs; the file still ends.
+                        do { try await BlockingExecutor.shared.run { file.finish() } } catch { file.finish() }
+                    case .pool:
+                        file.finish()
                     }
+                }
+            }
+            await segments.concurrentForEach(maxConcurrency: jobs) { job in
+                do {
+                    try await window.enter(job.number)
                 } catch {
                     job.file.segmentCancelled(job.segment)
+                    return
                 }
-            case .pool:
-                job.file.compressSegment(job.segment, workspaces: workspaces) { Task.isCancelled }
+                switch placement {
+                case .lanes:
+                    // A blocking job on a lane thread: the cooperative pool stays
+                    // free. Cancelled while queued, it never starts.
+                    do {
+                        try await BlockingExecutor.shared.run { context in
+                            job.file.compressSegment(job.segment, workspaces: workspaces) { context.isCancelled }
+                        }
+                    } catch {
+                        job.file.segmentCancelled(job.segment)
+                    }
+                case .pool:
+                    job.file.compressSegment(job.segment, workspaces: workspaces) { Task.isCancelled }
+                }
             }
+            finishes.close()
         }
         // Every segment was handed over above, so every file has finished;
         // this only guards that promise.
