@@ -16,12 +16,20 @@
 /// deflate): callers decide where it runs, which is what the strategies differ in.
 public struct FileCompressor: Sendable {
     /// Bytes read (and deflated) at a time: 256 KiB.
+    ///
+    /// ```swift
+    /// let buffered = FileCompressor.defaultChunkSize * 2   // a whole-file job holds about this much output
+    /// ```
     public static let defaultChunkSize = 256 * 1024
     /// Files larger than this are split into segments of this size for the
     /// parallel strategy: 1 MiB. Smaller segments shorten the end of a run,
     /// where one segment may run alone; larger ones cost less per byte (each
     /// segment re-reads and indexes 32 KiB of dictionary and ends in a
     /// 5-byte flush). See Documentation/Performance.md for the measurements.
+    ///
+    /// ```swift
+    /// let segments = (fileSize + Int64(FileCompressor.defaultSegmentSize) - 1) / Int64(FileCompressor.defaultSegmentSize)
+    /// ```
     public static let defaultSegmentSize = 1 << 20
 
     public let level: Int
@@ -29,10 +37,25 @@ public struct FileCompressor: Sendable {
     public let chunkSize: Int
     /// The size of one segment of a large file in the parallel strategy
     /// (the last one of a file may be shorter). A file of at most this size
-    /// is one segment: compressed whole by one job.
+    /// is one segment: compressed whole by one job. Stages 1 and 2 ignore it.
+    ///
+    /// ```swift
+    /// let compressor = FileCompressor(level: 6, force: false, segmentSize: 4 << 20, temporaryFiles: files)
+    /// assert(compressor.segmentSize == 4 << 20)   // 4 MiB segments: fewer, longer jobs
+    /// ```
     public let segmentSize: Int
     public let temporaryFiles: TemporaryFiles
 
+    /// - Parameters:
+    ///   - level: zlib level, 1 (fastest) to 9 (smallest).
+    ///   - force: Replace an existing `.gz` (otherwise the file fails and it is left alone).
+    ///   - chunkSize: Bytes read and deflated at a time; positive.
+    ///   - segmentSize: Size of a segment in the parallel strategy; positive.
+    ///   - temporaryFiles: Where temporary outputs are registered until they are moved into place.
+    ///
+    /// ```swift
+    /// let compressor = FileCompressor(level: 9, force: true, temporaryFiles: TemporaryFiles())
+    /// ```
     public init(
         level: Int, force: Bool, chunkSize: Int = defaultChunkSize, segmentSize: Int = defaultSegmentSize,
         temporaryFiles: TemporaryFiles
