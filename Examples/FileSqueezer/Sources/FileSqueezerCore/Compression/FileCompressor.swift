@@ -92,7 +92,8 @@ public struct FileCompressor: Sendable {
         // Written out whenever it holds a chunk's worth: one chunk's output
         // (at most a little over a chunk) always fits.
         let buffer = ByteBuffer(capacity: 2 * chunkSize + 1024)
-        var written = Int64(GzipFormat.header(level: level).count)
+        GzipFormat.header(level: level).withUnsafeBytes { buffer.append($0) }
+        var written: Int64 = 0
         let crc = try workspace.deflate(
             0..<plan.size, of: source, ending: .finish, into: buffer, isCancelled: isCancelled
         ) { offset in
@@ -103,10 +104,9 @@ public struct FileCompressor: Sendable {
             }
             progress(offset)
         }
+        GzipFormat.trailer(crc: crc, size: plan.size).withUnsafeBytes { buffer.append($0) }
         try output.write(buffer.bytes)
-        let trailer = GzipFormat.trailer(crc: crc, size: plan.size)
-        try output.write(trailer)
-        written += Int64(buffer.count + trailer.count)
+        written += Int64(buffer.count)
         try source.checkUnchanged()
 
         handedOver = true  // commit removes the temporary file itself if it fails
@@ -116,20 +116,16 @@ public struct FileCompressor: Sendable {
 
     /// The start of every file, whole or in segments: refuses an existing
     /// destination without `force`, opens the original read-only (checking
-    /// its size against the plan), creates the temporary output and writes
-    /// the gzip header. Nothing is left behind when it throws.
+    /// its size against the plan) and creates the temporary output. The
+    /// gzip header goes in front of the first deflate output, the trailer
+    /// after the last, so a small file is one `write`. Nothing is left
+    /// behind when it throws.
     func begin(_ plan: FilePlan) throws(CompressionError) -> (SourceFile, TemporaryOutput) {
         if !force, pathExists(plan.destination) {
             throw CompressionError.destinationExists(plan.destination)
         }
         let source = try SourceFile(plan)
         let output = try TemporaryOutput(for: plan.destination, temporaryFiles: temporaryFiles)
-        do {
-            try output.write(GzipFormat.header(level: level))
-        } catch {
-            output.discard()
-            throw error
-        }
         return (source, output)
     }
 

@@ -1,8 +1,8 @@
 import ConcurrencyToolkit
 
-/// Files whose last segment is written, waiting for their ending (trailer,
-/// size check, move into place, or removal): one task finishes them while
-/// the compression jobs go on.
+/// Files of several segments whose last segment is written, waiting for
+/// their ending (trailer, size check, move into place, or removal): one task
+/// finishes them while the compression jobs go on.
 ///
 /// ```swift
 /// let finishes = FinishQueue()
@@ -18,7 +18,9 @@ import ConcurrencyToolkit
 /// Why not finish in the job that wrote the last segment: moving a `.gz`
 /// into place can block for tens of milliseconds (on ext4, a rename over an
 /// existing file, as `--force` does, first pushes the new file's data to the
-/// disk), and a compression job waiting there is a core left idle.
+/// disk), and a compression job waiting there is a core left idle. Files of
+/// one segment (up to 1 MiB) still end in their job: for them the hop to this
+/// task would cost more than it saves.
 ///
 /// ``next()`` waits until a file is added or the queue is closed; it does
 /// not end early when its task is cancelled, so no file is ever dropped.

@@ -40,11 +40,16 @@ protocol CompressionEvents: Sendable {
 ///   ``SegmentWindow``, which bounds how many compressed segments exist at once.
 /// - **Lifecycle.** The first segment to run opens the original and the
 ///   temporary output (``FileCompressor/begin(_:)``). After the last segment
-///   is written, ``finish()`` (queued on `finishes`, or at once without one):
-///   the trailer, a check that the size did not change, and the move into place. A failure (or a cancelled segment) stops the file:
+///   is written, ``finish()``: the trailer, a check that the size did not
+///   change, and the move into place. A file of several segments is queued
+///   on `finishes` for that (its rename can be slow); a one-segment file, or
+///   any file without `finishes`, ends at once in the job that wrote it. A failure (or a cancelled segment) stops the file:
 ///   later segments are skipped, the temporary file removed, and the outcome
 ///   names the failure of the earliest segment. The outcome is reported once,
-///   to `events`, with ``FileOutcome/seconds`` the sum of the segments' times.
+///   to `events`, with ``FileOutcome/seconds`` the time compression jobs spent
+///   on this file, added up: its segments (opening, reading, deflating),
+///   their writes, and its ending when a job did it. The achieved
+///   parallelism (their sum over the wall time) so stays at most `jobs`.
 /// - **Progress.** Reported as segments are written, so it only grows.
 final class SegmentedFile: Sendable {
     /// What one segment's job produced.
@@ -148,6 +153,7 @@ final class SegmentedFile: Sendable {
         let range = compressor.segmentRange(segment, ofSize: plan.size)
         return try workspaces.withWorkspace { workspace in
             let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64)
+            if segment == 0 { GzipFormat.header(level: compressor.level).withUnsafeBytes { output.append($0) } }
             let crc = try workspace.deflate(
                 range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
                 isCancelled: isCancelled, afterChunk: { _ in })
@@ -209,19 +215,28 @@ final class SegmentedFile: Sendable {
         guard let (run, output) = taken else { return false }
         for (segment, result) in run {
             if let output, case .compressed(let bytes, let crc, let length) = result {
+                let start = ContinuousClock.now
                 write(segment, bytes, crc: crc, length: length, to: output)
+                let elapsed = ContinuousClock.now - start
+                state.withLock { $0.busy += elapsed }
             }
             window.release(firstSegment + segment)
         }
         if run.last?.index == segmentCount - 1 {
-            if let finishes { finishes.add(self) } else { finish() }
+            // A one-segment file is small: its ending costs less than the hop.
+            if let finishes, segmentCount > 1 { finishes.add(self) } else { finish(inJob: true) }
             return false
         }
         return true
     }
 
+    /// Only the drainer calls this, one segment at a time in order.
     private func write(_ segment: Int, _ bytes: ByteBuffer, crc: UInt32, length: Int64, to output: TemporaryOutput) {
-        if state.withLock({ $0.stopped }) { return }
+        guard let soFar = state.withLock({ $0.stopped ? nil : $0.crc }) else { return }
+        let combined = segment == 0 ? crc : GzipFormat.combine(soFar, crc, secondLength: length)
+        if segment == segmentCount - 1 {
+            GzipFormat.trailer(crc: combined, size: plan.size).withUnsafeBytes { bytes.append($0) }
+        }
         do {
             try output.write(bytes.bytes)
         } catch {
@@ -232,7 +247,7 @@ final class SegmentedFile: Sendable {
             return
         }
         let (previous, total) = state.withLock { state in
-            state.crc = segment == 0 ? crc : GzipFormat.combine(state.crc, crc, secondLength: length)
+            state.crc = combined
             state.bytesOut += Int64(bytes.count)
             let previous = state.bytesWritten
             state.bytesWritten += length
@@ -241,17 +256,21 @@ final class SegmentedFile: Sendable {
         events.progress(file: index, total: total, previous: previous)
     }
 
-    /// After the last segment is written: trailer, size check and move into
-    /// place, or removal of the temporary file; then the outcome, once.
-    /// Blocking; a no-op after the first call.
-    func finish() {
-        let taken = state.withLock { state -> (phase: Phase, stopped: Bool, crc: UInt32, bytesOut: Int64)? in
+    /// After the last segment (which carries the trailer) is written: size
+    /// check and move into place, or removal of the temporary file; then the
+    /// outcome, once.
+    /// Blocking; a no-op after the first call. `inJob`: called by the
+    /// compression job that wrote the last segment (its time then counts in
+    /// ``FileOutcome/seconds``), not by the finisher task.
+    func finish(inJob: Bool = false) {
+        let taken = state.withLock { state -> (phase: Phase, stopped: Bool, bytesOut: Int64)? in
             guard !state.finished else { return nil }
             state.finished = true
             defer { state.phase = .closed }
-            return (state.phase, state.stopped, state.crc, state.bytesOut)
+            return (state.phase, state.stopped, state.bytesOut)
         }
         guard let taken else { return }
+        let start = ContinuousClock.now
         var failure: String?
         var bytesOut: Int64 = 0
         if case .open(let source, let output) = taken.phase {
@@ -259,23 +278,22 @@ final class SegmentedFile: Sendable {
                 output.discard()
             } else {
                 do {
-                    let trailer = GzipFormat.trailer(crc: taken.crc, size: plan.size)
                     do {
-                        try output.write(trailer)
                         try source.checkUnchanged()
                     } catch {
                         output.discard()
                         throw error
                     }
                     try output.commit(permissions: source.permissions, force: compressor.force)
-                    bytesOut = Int64(GzipFormat.header(level: compressor.level).count) + taken.bytesOut + Int64(trailer.count)
+                    bytesOut = taken.bytesOut
                 } catch {
                     failure = String(describing: error)
                 }
             }
         }
+        let ending = inJob ? ContinuousClock.now - start : .zero
         let (recorded, cancelled, busy, written) = state.withLock { ($0.failure?.reason, $0.cancelled, $0.busy, $0.bytesWritten) }
-        report(failure: recorded ?? failure, cancelled: cancelled, bytesOut: bytesOut, busy: busy, bytesWritten: written)
+        report(failure: recorded ?? failure, cancelled: cancelled, bytesOut: bytesOut, busy: busy + ending, bytesWritten: written)
     }
 
     private func report(failure: String?, cancelled: Bool, bytesOut: Int64, busy: Duration, bytesWritten: Int64) {
