@@ -188,6 +188,32 @@ struct SegmentedFileTests {
         #expect(try scratch.listing() == ["a.txt"])
     }
 
+    @Test("an existing .gz stops a split file without --force (left untouched); --force replaces it")
+    func existingDestination() async throws {
+        let scratch = try Scratch()
+        let data = Sample.text(10 * Self.segment + 5, seed: 12)
+        try scratch.file("a.txt", data)
+        try scratch.file("a.txt.gz", Data("old".utf8))
+        let files = TemporaryFiles()
+        let plans = [try plan(scratch, "a.txt")]
+        for force in [false, true] {
+            let compressor = FileCompressor(level: 6, force: force, chunkSize: 1500, segmentSize: Self.segment, temporaryFiles: files)
+            let events = RecordedEvents()
+            await SegmentedCompression(compressor: compressor, jobs: 2, placement: .lanes).run(plans, order: [0], events: events)
+            let outcome = try #require(events.outcomes(of: 0).first)
+            if force {
+                #expect(outcome.status == .compressed)
+                try expectValidGzip(scratch, "a.txt", equals: data)
+            } else {
+                #expect(outcome.status == .failed)
+                #expect(outcome.reason == "\(scratch.path)/a.txt.gz already exists; left untouched (use --force to overwrite)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/a.txt.gz")) == Data("old".utf8))
+            }
+            #expect(files.current.isEmpty)
+            #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
+        }
+    }
+
     @Test("cancelling a run stops every file; each reports once and no temporary file is left",
           arguments: [DeflatePlacement.lanes, .pool])
     func cancelledRun(_ placement: DeflatePlacement) async throws {

@@ -149,7 +149,7 @@ final class SegmentedFile: Sendable {
 
     private func compress(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) throws -> SegmentResult {
         if isCancelled() { throw CancellationError() }
-        guard let source = try openIfNeeded(segment) else { return .skipped }
+        guard let source = try openIfNeeded() else { return .skipped }
         let range = compressor.segmentRange(segment, ofSize: plan.size)
         return try workspaces.withWorkspace { workspace in
             let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64)
@@ -162,7 +162,7 @@ final class SegmentedFile: Sendable {
     }
 
     /// The original, opened by the first segment to get here; `nil` once the file stopped.
-    private func openIfNeeded(_ segment: Int) throws(CompressionError) -> SourceFile? {
+    private func openIfNeeded() throws(CompressionError) -> SourceFile? {
         try state.withLock { (state) throws(CompressionError) -> SourceFile? in
             if state.stopped { return nil }
             switch state.phase {
@@ -273,27 +273,38 @@ final class SegmentedFile: Sendable {
         let start = ContinuousClock.now
         var failure: String?
         var bytesOut: Int64 = 0
-        if case .open(let source, let output) = taken.phase {
+        var cancelled = false
+        switch taken.phase {
+        case .notOpened, .closed:
+            // Every segment stopped before opening it (or it was never run):
+            // nothing to remove, and nothing was compressed.
+            cancelled = !taken.stopped
+        case .open(let source, let output):
             if taken.stopped {
                 output.discard()
-            } else {
-                do {
-                    do {
-                        try source.checkUnchanged()
-                    } catch {
-                        output.discard()
-                        throw error
-                    }
-                    try output.commit(permissions: source.permissions, force: compressor.force)
-                    bytesOut = taken.bytesOut
-                } catch {
-                    failure = String(describing: error)
-                }
+                break
+            }
+            do {
+                try source.checkUnchanged()
+            } catch {
+                output.discard()
+                failure = String(describing: error)
+                break
+            }
+            do {
+                try output.commit(permissions: source.permissions, force: compressor.force)  // removes it on failure
+                bytesOut = taken.bytesOut
+            } catch {
+                failure = String(describing: error)
             }
         }
         let ending = inJob ? ContinuousClock.now - start : .zero
-        let (recorded, cancelled, busy, written) = state.withLock { ($0.failure?.reason, $0.cancelled, $0.busy, $0.bytesWritten) }
-        report(failure: recorded ?? failure, cancelled: cancelled, bytesOut: bytesOut, busy: busy + ending, bytesWritten: written)
+        let (recorded, stoppedByCancel, busy, written) = state.withLock {
+            ($0.failure?.reason, $0.cancelled, $0.busy, $0.bytesWritten)
+        }
+        report(
+            failure: recorded ?? failure, cancelled: cancelled || stoppedByCancel, bytesOut: bytesOut,
+            busy: busy + ending, bytesWritten: written)
     }
 
     private func report(failure: String?, cancelled: Bool, bytesOut: Int64, busy: Duration, bytesWritten: Int64) {
