@@ -1,7 +1,7 @@
 import ConcurrencyToolkit
 
 /// Files of several segments whose last segment is written, waiting for
-/// their ending (trailer, size check, move into place, or removal): one task
+/// their ending (size check, move into place, or removal): one task
 /// finishes them while the compression jobs go on.
 ///
 /// ```swift

@@ -39,11 +39,13 @@ protocol CompressionEvents: Sendable {
 ///   ready run in order and releases those segments from the run's
 ///   ``SegmentWindow``, which bounds how many compressed segments exist at once.
 /// - **Lifecycle.** The first segment to run opens the original and the
-///   temporary output (``FileCompressor/begin(_:)``). After the last segment
-///   is written, ``finish()``: the trailer, a check that the size did not
-///   change, and the move into place. A file of several segments is queued
-///   on `finishes` for that (its rename can be slow); a one-segment file, or
-///   any file without `finishes`, ends at once in the job that wrote it. A failure (or a cancelled segment) stops the file:
+///   temporary output (``FileCompressor/begin(_:)``). Segment 0's output
+///   starts with the gzip header; the last one's ends with the trailer. After
+///   the last segment is written, ``finish(inJob:)``: a check that the size
+///   did not change, and the move into place. A file of several segments is
+///   queued on `finishes` for that (its rename can be slow); a one-segment
+///   file, or any file without `finishes`, ends at once in the job that wrote
+///   it. A failure (or a cancelled segment) stops the file:
 ///   later segments are skipped, the temporary file removed, and the outcome
 ///   names the failure of the earliest segment. The outcome is reported once,
 ///   to `events`, with ``FileOutcome/seconds`` the time compression jobs spent

@@ -22,7 +22,7 @@ import ConcurrencyToolkit
 ///   peak ≈ `(2·jobs + 2)·S + jobs·(chunk + 300 KiB)` above the process's
 ///   floor, whatever the file sizes. With `jobs = 2`, `S` = 1 MiB and 256 KiB
 ///   chunks: about 7.1 MiB.
-/// - **Finishing:** a file's trailer, size check and move into place run in
+/// - **Finishing:** a split file's size check and move into place run in
 ///   one more task (``FinishQueue``), so a slow rename never idles a core.
 /// - **Cancellation:** cancelling the calling task stops running segments at
 ///   their next chunk, and every later segment returns at once; each file
