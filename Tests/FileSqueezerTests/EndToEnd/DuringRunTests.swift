@@ -53,9 +53,28 @@ extension EndToEnd {
             #expect(try runTool("/usr/bin/gzip", ["-t", scratch.path + "/in/a-slow.txt.gz"]).status == 0)
         }
 
+        @Test("a big file that changes size while its segments are compressed fails naming it; nothing of it is left")
+        func splitFileChangesSize() throws {
+            let scratch = try Scratch()
+            let path = try scratch.file("in/a-slow.txt", Self.slowFile(megabytes: 8))
+            try scratch.file("in/b-fine.txt", Sample.text(10_000, seed: 4))
+            let (process, out, err) = try SqueezerProcess.start(
+                ["--jobs", "2", "--level", "9", "--segment-kib", "64", scratch.path + "/in"], in: scratch)
+            #expect(Self.waitForTemporaryFile(in: scratch.path + "/in", process: process), "a-slow.txt should still be compressing")
+            // Whether a segment then reads short or the end-of-file check sees
+            // it, the size it reports is the new one.
+            #expect(truncate(path, 4 << 20) == 0)
+            process.waitUntilExit()
+            let run = try SqueezerProcess.collect(process, out, err)
+
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("a-slow.txt: the file changed size during the run (8388608 bytes at the start, 4194304 now)"))
+            #expect(try scratch.listing("in") == ["a-slow.txt", "b-fine.txt", "b-fine.txt.gz"])
+        }
+
         @Test("SIGINT mid-run: exit 130, no temporary or partial files, originals unchanged", arguments: [
             ["--strategy", "main-actor"], ["--strategy", "actor"], ["--strategy", "parallel"],
-            ["--strategy", "parallel", "--deflate-on", "pool"],
+            ["--strategy", "parallel", "--deflate-on", "pool"], ["--strategy", "parallel", "--segment-kib", "64"],
         ])
         func interrupt(_ strategy: [String]) throws {
             let scratch = try Scratch()
@@ -75,7 +94,7 @@ extension EndToEnd {
 
             #expect(run.status == 130, "stderr: \(run.stderr)")
             #expect(run.stdout.contains("Interrupted:"))
-            // Cancellation is polled per 256 KiB chunk: well under a second even
+            // Cancellation is polled per 256 KiB chunk (and before each segment): well under a second even
             // at level 9 on a loaded machine (generous: 10 s).
             #expect(reaction < .seconds(10))
             let names = try scratch.listing("in")

@@ -45,6 +45,37 @@ extension EndToEnd {
             #expect(run.stdout.contains("Strategy \(strategy.rawValue)"))
         }
 
+        @Test("files split into 4 KiB segments round trip: exact multiples, one byte over, under one segment, empty",
+              arguments: [DeflatePlacement.lanes, .pool])
+        func segments(_ placement: DeflatePlacement) throws {
+            let scratch = try Scratch()
+            let segment = 4096
+            let inputs: [String: Data] = [
+                "empty.txt": Data(),
+                "under.txt": Sample.text(segment - 1),
+                "exact.txt": Sample.text(segment, seed: 3),
+                "multiple.txt": Sample.text(8 * segment, seed: 4),
+                "one-over.txt": Sample.text(8 * segment + 1, seed: 5),
+                "multiple.bin": Sample.random(8 * segment, seed: 6),
+                "one-over.bin": Sample.random(8 * segment + 1, seed: 7),
+                "big.txt": Sample.text(Self.bigSize, seed: 8),
+            ]
+            for (name, data) in inputs { try scratch.file("in/" + name, data) }
+            let run = try SqueezerProcess.run(
+                ["--json", "--segment-kib", "4", "--jobs", "3", "--deflate-on", placement.rawValue, scratch.path + "/in"],
+                in: scratch)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            try expectRoundTrip(scratch, originals: inputs, outputFolder: "in")
+            let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+            #expect(report.compressed == inputs.count)
+            for file in report.files {
+                let size = try Data(contentsOf: URL(fileURLWithPath: file.destination)).count
+                #expect(file.bytesOut == Int64(size), "\(file.path): bytes out")
+                #expect(file.bytesIn == Int64(inputs[file.path]?.count ?? -1))
+            }
+            #expect(try scratch.listing("in").count == 2 * inputs.count, "no temporary files left")
+        }
+
         @Test("--level 1 and 9 both round trip, and 9 is no larger than 1")
         func levels() throws {
             let scratch = try Scratch()

@@ -11,6 +11,7 @@ struct OptionsTests {
         #expect(options.level == 6)
         #expect(options.strategy == .parallel)
         #expect(options.placement == .lanes)
+        #expect(options.segmentKiB == 1024)
         #expect(!options.force && !options.quiet && !options.json && !options.recursive)
     }
 
@@ -18,8 +19,10 @@ struct OptionsTests {
     func everything() throws {
         let options = try Options.parse(
             ["--jobs=4", "--level", "9", "--force", "--quiet", "--json", "--recursive",
-             "--output", "out", "--strategy=main-actor", "--deflate-on", "pool", "--", "-odd-folder-name"], defaultJobs: 1)
+             "--output", "out", "--strategy=main-actor", "--deflate-on", "pool", "--segment-kib=64",
+             "--", "-odd-folder-name"], defaultJobs: 1)
         #expect(options.jobs == 4 && options.level == 9)
+        #expect(options.segmentKiB == 64)
         #expect(options.force && options.quiet && options.json && options.recursive)
         #expect(options.output == "out")
         #expect(options.strategy == .mainActor)
@@ -38,6 +41,9 @@ struct OptionsTests {
     func badValues() {
         #expect(throws: UsageError(message: "--level must be a whole number from 1 to 9, not '0'")) {
             try Options.parse(["--level", "0", "x"], defaultJobs: 1)
+        }
+        #expect(throws: UsageError(message: "--segment-kib must be a whole number from 1 to 1048576, not '0'")) {
+            try Options.parse(["--segment-kib", "0", "x"], defaultJobs: 1)
         }
         #expect(throws: UsageError(message: "--jobs needs a value")) { try Options.parse(["x", "--jobs"], defaultJobs: 1) }
     }

@@ -1,4 +1,5 @@
-/// Where the parallel strategy runs the blocking compression of a file.
+/// Where the parallel strategy runs the blocking compression of each segment
+/// (and the ending of each file).
 ///
 /// ```swift
 /// let squeezer = Squeezer(strategy: .parallel, jobs: 2, compressor: compressor, placement: .pool, display: display)
@@ -11,6 +12,7 @@ public enum DeflatePlacement: String, CaseIterable, Sendable, Codable {
     /// timers, progress hops and the log actor (the default; see the walkthrough).
     case lanes
     /// Directly in the tasks, on the cooperative pool: with as many jobs as
-    /// cores every pool thread is blocked, and the display freezes.
+    /// cores every pool thread is blocked, and the display freezes for as
+    /// long as a segment takes (a whole file with a large `--segment-kib`).
     case pool
 }

@@ -49,7 +49,9 @@ public enum FileSqueezerCommand {
         let mode: TerminalDisplay.Mode = options.quiet || options.json ? .quiet : Terminal.isInteractive ? .live : .lines
         let squeezer = Squeezer(
             strategy: options.strategy, jobs: options.jobs,
-            compressor: FileCompressor(level: options.level, force: options.force, temporaryFiles: temporaryFiles),
+            compressor: FileCompressor(
+                level: options.level, force: options.force, segmentSize: options.segmentKiB * 1024,
+                temporaryFiles: temporaryFiles),
             placement: options.placement, display: TerminalDisplay(mode: mode))
         let work = Task { @MainActor in
             guard options.records else { return await squeezer.run(discovery) }

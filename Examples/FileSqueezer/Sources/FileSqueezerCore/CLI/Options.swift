@@ -11,6 +11,9 @@ struct Options: Sendable, Equatable {
     var strategy = Strategy.parallel
     var placement = DeflatePlacement.lanes
     var demo = false
+    /// Files larger than this are split into segments of this many KiB,
+    /// compressed in parallel (stage 3 only; pigz's `-b`).
+    var segmentKiB = FileCompressor.defaultSegmentSize / 1024
     /// Size of the corpus made by `--demo` or `--make-corpus`, in MB.
     var corpusMegabytes = 32
     /// Write the demo corpus here and exit (for benchmarks).
@@ -71,6 +74,7 @@ extension Options {
             case "-h", "--help": options.help = true
             case "--jobs", "-j": options.jobs = try number(in: 1...1024)
             case "--level": options.level = try number(in: 1...9)
+            case "--segment-kib": options.segmentKiB = try number(in: 1...(1 << 20))
             case "--force", "-f": options.force = true
             case "--quiet", "-q": options.quiet = true
             case "--json": options.json = true
@@ -125,8 +129,10 @@ extension Options {
         writing NAME.gz beside each original. Originals are never changed.
 
         OPTIONS:
-          -j, --jobs N          files compressed at once (default: active processor count)
+          -j, --jobs N          segments compressed at once (default: active processor count)
               --level 1-9       compression level (default 6)
+              --segment-kib N   split files larger than N KiB into N KiB segments, compressed
+                                in parallel into one gzip member, like pigz's -b (default 1024)
           -r, --recursive       include subfolders
           -o, --output DIR      write the .gz files under DIR, mirroring subfolders
           -f, --force           overwrite an existing .gz (without it, it is left and reported)

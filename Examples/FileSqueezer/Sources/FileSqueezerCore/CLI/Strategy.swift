@@ -14,7 +14,8 @@ public enum Strategy: String, CaseIterable, Sendable, Codable {
     /// Stage 2: one actor does all compression. The main actor stays free,
     /// but the actor runs one file at a time: parallelism stays near 1.
     case actor
-    /// Stage 3: compression runs outside both actors, `--jobs` at a time,
-    /// hopping onto them only to report progress and results.
+    /// Stage 3: compression runs outside both actors, `--jobs` segments at a
+    /// time (files larger than the segment size are split, as pigz does),
+    /// hopping onto the actors only to report progress and results.
     case parallel
 }

@@ -1,38 +1,78 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Compresses one file to gzip, streaming fixed-size chunks: memory is two
-/// chunks plus zlib's state whatever the file size.
+/// Compresses files to gzip, streaming fixed-size chunks: a whole file at a
+/// time (``compress(_:isCancelled:progress:)``), or, for the parallel
+/// strategy, in segments that several threads compress at once
+/// (``SegmentedFile``). Both write the same format with the same code:
+/// a gzip header, raw deflate from ``DeflateWorkspace``, the trailer.
 ///
 /// ```swift
 /// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles())
 /// let size = try compressor.compress(plan, isCancelled: { Task.isCancelled }) { read in bar.update(read) }
+///
+/// // Tests and tuning: 64 KiB read chunks, files split every 4 KiB.
+/// let tiny = FileCompressor(level: 6, force: false, chunkSize: 65_536, segmentSize: 4096, temporaryFiles: files)
 /// ```
 ///
 /// It is synchronous and blocking (file reads and writes, then CPU-bound
 /// deflate): callers decide where it runs, which is what the strategies differ in.
 public struct FileCompressor: Sendable {
+    /// Bytes read (and deflated) at a time: 256 KiB.
+    ///
+    /// ```swift
+    /// let buffered = FileCompressor.defaultChunkSize * 2   // a whole-file job holds about this much output
+    /// ```
     public static let defaultChunkSize = 256 * 1024
+    /// Files larger than this are split into segments of this size for the
+    /// parallel strategy: 1 MiB. Smaller segments shorten the end of a run,
+    /// where one segment may run alone; larger ones cost less per byte (each
+    /// segment re-reads and indexes 32 KiB of dictionary and ends in a
+    /// 5-byte flush). See Documentation/Performance.md for the measurements.
+    ///
+    /// ```swift
+    /// let segments = (fileSize + Int64(FileCompressor.defaultSegmentSize) - 1) / Int64(FileCompressor.defaultSegmentSize)
+    /// ```
+    public static let defaultSegmentSize = 1 << 20
 
     public let level: Int
     public let force: Bool
     public let chunkSize: Int
+    /// The size of one segment of a large file in the parallel strategy
+    /// (the last one of a file may be shorter). A file of at most this size
+    /// is one segment: compressed whole by one job. Stages 1 and 2 ignore it.
+    ///
+    /// ```swift
+    /// let compressor = FileCompressor(level: 6, force: false, segmentSize: 4 << 20, temporaryFiles: files)
+    /// assert(compressor.segmentSize == 4 << 20)   // 4 MiB segments: fewer, longer jobs
+    /// ```
+    public let segmentSize: Int
     public let temporaryFiles: TemporaryFiles
 
-    public init(level: Int, force: Bool, chunkSize: Int = defaultChunkSize, temporaryFiles: TemporaryFiles) {
+    /// - Parameters:
+    ///   - level: zlib level, 1 (fastest) to 9 (smallest).
+    ///   - force: Replace an existing `.gz` (otherwise the file fails and it is left alone).
+    ///   - chunkSize: Bytes read and deflated at a time; positive.
+    ///   - segmentSize: Size of a segment in the parallel strategy; positive.
+    ///   - temporaryFiles: Where temporary outputs are registered until they are moved into place.
+    ///
+    /// ```swift
+    /// let compressor = FileCompressor(level: 9, force: true, temporaryFiles: TemporaryFiles())
+    /// ```
+    public init(
+        level: Int, force: Bool, chunkSize: Int = defaultChunkSize, segmentSize: Int = defaultSegmentSize,
+        temporaryFiles: TemporaryFiles
+    ) {
+        precondition(chunkSize > 0 && segmentSize > 0, "chunk and segment sizes must be positive")
         self.level = level
         self.force = force
         self.chunkSize = chunkSize
+        self.segmentSize = segmentSize
         self.temporaryFiles = temporaryFiles
     }
 
-    /// Writes `plan.destination`, or nothing at all.
+    /// Writes `plan.destination`, or nothing at all, compressing the file as
+    /// one deflate stream on the calling thread (stages 1 and 2).
     ///
     /// The output goes to a temporary file beside the destination and is
-    /// renamed into place only when complete, so a half-written `.gz` never
+    /// moved into place only when complete, so a half-written `.gz` never
     /// carries the final name. The original is only ever opened for reading.
     ///
     /// - Parameters:
@@ -44,142 +84,60 @@ public struct FileCompressor: Sendable {
     public func compress(
         _ plan: FilePlan, isCancelled: () -> Bool, progress: (Int64) -> Void
     ) throws -> Int64 {
-        if !force, pathExists(plan.destination) {
-            throw CompressionError.destinationExists(plan.destination)
-        }
-        let input = open(plan.source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            let code = errno
-            throw code == ENOENT ? CompressionError.vanished : .system(action: "cannot open", errno: code)
-        }
-        defer { close(input) }
-        var info = stat()
-        guard fstat(input, &info) == 0 else { throw CompressionError.system(action: "cannot inspect", errno: errno) }
-        guard Int64(info.st_size) == plan.size else {
-            throw CompressionError.changedSize(expected: plan.size, actual: Int64(info.st_size))
-        }
+        let (source, output) = try begin(plan)
+        var handedOver = false
+        defer { if !handedOver { output.discard() } }
 
-        let folder = parentFolder(of: plan.destination)
-        try makeFolders(folder)
-        let (output, temporaryPath) = try makeTemporaryFile(in: folder, for: plan.destination)
-        temporaryFiles.insert(temporaryPath)
-        var committed = false
-        defer {
-            if !committed { unlink(temporaryPath) }
-            temporaryFiles.remove(temporaryPath)
-        }
-        var outputOpen = true
-        defer { if outputOpen { close(output) } }
-
-        let deflater = try GzipDeflater(level: level, outputChunkSize: chunkSize)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
+        let workspace = try DeflateWorkspace(level: level, chunkSize: chunkSize)
+        // Written out whenever it holds a chunk's worth: one chunk's output
+        // (at most a little over a chunk) always fits.
+        let buffer = ByteBuffer(capacity: 2 * chunkSize + 1024)
+        GzipFormat.header(level: level).withUnsafeBytes { buffer.append($0) }
         var written: Int64 = 0
-        let sink = { (bytes: UnsafeRawBufferPointer) throws(CompressionError) in
-            try writeAll(output, bytes)
-            written += Int64(bytes.count)
+        let crc = try workspace.deflate(
+            0..<plan.size, of: source, ending: .finish, into: buffer, isCancelled: isCancelled
+        ) { offset in
+            if buffer.count >= chunkSize {
+                try output.write(buffer.bytes)
+                written += Int64(buffer.count)
+                buffer.removeAll()
+            }
+            progress(offset)
         }
+        GzipFormat.trailer(crc: crc, size: plan.size).withUnsafeBytes { buffer.append($0) }
+        try output.write(buffer.bytes)
+        written += Int64(buffer.count)
+        try source.checkUnchanged()
 
-        var total: Int64 = 0
-        while true {
-            if isCancelled() { throw CancellationError() }
-            let count = try readSome(input, into: buffer)
-            if count == 0 { break }
-            total += Int64(count)
-            try deflater.compress(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), finish: false, into: sink)
-            progress(total)
-        }
-        try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true, into: sink)
-        guard total == plan.size else { throw CompressionError.changedSize(expected: plan.size, actual: total) }
-
-        // gzip keeps the original's permission bits; mkstemp made it 0600.
-        fchmod(output, info.st_mode & 0o777)
-        outputOpen = false
-        guard close(output) == 0 else { throw CompressionError.system(action: "cannot write \(plan.destination)", errno: errno) }
-        try moveIntoPlace(temporaryPath, plan.destination)
-        committed = true
+        handedOver = true  // commit removes the temporary file itself if it fails
+        try output.commit(permissions: source.permissions, force: force)
         return written
     }
 
-    private func moveIntoPlace(_ temporaryPath: String, _ destination: String) throws(CompressionError) {
-        if force {
-            guard rename(temporaryPath, destination) == 0 else {
-                throw .system(action: "cannot rename into \(destination)", errno: errno)
-            }
-            return
+    /// The start of every file, whole or in segments: refuses an existing
+    /// destination without `force`, opens the original read-only (checking
+    /// its size against the plan) and creates the temporary output. The
+    /// gzip header goes in front of the first deflate output, the trailer
+    /// after the last, so a small file is one `write`. Nothing is left
+    /// behind when it throws.
+    func begin(_ plan: FilePlan) throws(CompressionError) -> (SourceFile, TemporaryOutput) {
+        if !force, pathExists(plan.destination) {
+            throw CompressionError.destinationExists(plan.destination)
         }
-        // link() fails if the destination appeared meanwhile, where rename()
-        // would silently replace a .gz the user did not ask us to overwrite.
-        guard link(temporaryPath, destination) == 0 else {
-            let code = errno
-            if code == EEXIST { throw .destinationExists(destination) }
-            throw .system(action: "cannot create \(destination)", errno: code)
-        }
-        unlink(temporaryPath)
+        let source = try SourceFile(plan)
+        let output = try TemporaryOutput(for: plan.destination, temporaryFiles: temporaryFiles)
+        return (source, output)
     }
 
-    private func makeTemporaryFile(in folder: String, for destination: String) throws(CompressionError) -> (Int32, String) {
-        let name = destination.split(separator: "/").last.map(String.init) ?? "output"
-        var template = Array("\(folder)/.\(name).squeeze-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw .system(action: "cannot create a temporary file in \(folder)", errno: errno)
-        }
-        return (descriptor, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    /// How many segments a file of `size` bytes is split into (at least one,
+    /// so an empty file is one empty segment).
+    func segmentCount(forSize size: Int64) -> Int {
+        size <= 0 ? 1 : Int((size + Int64(segmentSize) - 1) / Int64(segmentSize))
     }
 
-    private func makeFolders(_ folder: String) throws(CompressionError) {
-        if isDirectory(folder) { return }
-        let parent = parentFolder(of: folder)
-        if parent != folder { try makeFolders(parent) }
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            throw .system(action: "cannot create folder \(folder)", errno: errno)
-        }
-        if !isDirectory(folder) {
-            throw .system(action: "cannot create folder \(folder)", errno: ENOTDIR)
-        }
+    /// The bytes of segment `index` of a file of `size` bytes.
+    func segmentRange(_ index: Int, ofSize size: Int64) -> Range<Int64> {
+        let start = Int64(index) * Int64(segmentSize)
+        return start..<min(size, start + Int64(segmentSize))
     }
-}
-
-private func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(CompressionError) -> Int {
-    var filled = 0
-    // Fill the whole chunk (short reads happen on pipes and network file
-    // systems), so deflate sees full-size input.
-    while filled < buffer.count {
-        let count = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw .system(action: "cannot read", errno: errno)
-        }
-        if count == 0 { break }
-        filled += count
-    }
-    return filled
-}
-
-private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(CompressionError) {
-    var done = 0
-    while done < bytes.count {
-        let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw .system(action: "cannot write", errno: errno)
-        }
-        done += count
-    }
-}
-
-func parentFolder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
-}
-
-func pathExists(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0
-}
-
-func isDirectory(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
 }

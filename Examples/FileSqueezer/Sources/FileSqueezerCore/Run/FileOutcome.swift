@@ -20,6 +20,8 @@ public struct FileOutcome: Sendable, Codable, Equatable {
     public var reason: String?
     public var bytesIn: Int64
     public var bytesOut: Int64
-    /// Time spent compressing this file, for the achieved-parallelism figure.
+    /// Time spent compressing this file, for the achieved-parallelism figure:
+    /// in the parallel strategy, the time its segments took in the
+    /// compression jobs, added up.
     public var seconds: Double
 }

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// However many files and chunks there are, the main actor is visited a
 /// bounded number of times per second, and a worker never waits for it.
-final class RunChannels: Sendable {
+final class RunChannels: CompressionEvents {
     private let perFile: KeyedThrottledProgress<Int, Int64>
     private let overall: ThrottledProgress<Int64>
     private let finishedFiles: BatchingReporter<FinishedFile>

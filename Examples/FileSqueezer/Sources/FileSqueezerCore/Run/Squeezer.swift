@@ -77,31 +77,17 @@ public final class Squeezer {
         }
     }
 
-    /// Stage 3: compress outside every actor, `jobs` files at a time; the
+    /// Stage 3: compress outside every actor, `jobs` segments at a time
+    /// (files larger than the segment size are split, as pigz does); the
     /// main actor and the log only receive throttled, batched reports.
     private func compressInParallel(_ plans: [FilePlan], _ channels: RunChannels) async {
-        let compressor = compressor, placement = placement
-        await largestFirst(plans).concurrentForEach(maxConcurrency: jobs) { index in
-            let plan = plans[index]
-            switch placement {
-            case .lanes:
-                // A blocking job on a lane thread: the cooperative pool stays
-                // free. Cancelled while queued, it never starts.
-                let outcome = try? await BlockingExecutor.shared.run { context in
-                    compressOne(index, plan, with: compressor, channels: channels) { context.isCancelled }
-                }
-                if outcome == nil {
-                    channels.finished(file: index, outcome: .cancelled(plan), unread: 0)
-                }
-            case .pool:
-                _ = compressOne(index, plan, with: compressor, channels: channels) { Task.isCancelled }
-            }
-        }
+        await SegmentedCompression(compressor: compressor, jobs: jobs, placement: placement)
+            .run(plans, order: largestFirst(plans), events: channels)
     }
 
-    /// Plan indices, biggest file first: a file is never split across jobs,
-    /// so starting the big ones early keeps every job busy until the end
-    /// instead of leaving one big file running alone.
+    /// Plan indices, biggest file first. Stage 2 compresses whole files, so
+    /// a big one started last would run alone; in stage 3 the run then ends
+    /// on small files, the shortest units of work.
     private func largestFirst(_ plans: [FilePlan]) -> [Int] {
         plans.indices.sorted { plans[$0].size != plans[$1].size ? plans[$0].size > plans[$1].size : $0 < $1 }
     }

@@ -1,0 +1,102 @@
+/// What one thread needs to deflate part of a file: a ``RawDeflater``, an
+/// input chunk buffer and room for the 32 KiB dictionary. Both ways of
+/// compressing use it: a whole file is the range `0..<size` ended with
+/// `.finish`; a segment is its own range, primed with the bytes before it.
+///
+/// ```swift
+/// let workspace = try DeflateWorkspace(level: 6, chunkSize: 256 * 1024)
+/// let output = ByteBuffer(capacity: workspace.deflater.bound(1 << 20) + 64)
+/// let crc = try workspace.deflate(0..<(1 << 20), of: source, ending: .sync, into: output,
+///                                 isCancelled: { false }, afterChunk: { _ in })
+/// ```
+///
+/// Used by one thread at a time (handed between them by ``DeflateWorkspaces``'
+/// lock, hence `@unchecked Sendable`); allocated once, reused for every range.
+final class DeflateWorkspace: @unchecked Sendable {
+    /// Deflate refers back at most this far, so this much before a segment
+    /// is all its dictionary needs.
+    static let windowSize = 32 * 1024
+
+    let deflater: RawDeflater
+    private let input: UnsafeMutableRawBufferPointer
+    private let dictionary: UnsafeMutableRawBufferPointer
+
+    init(level: Int, chunkSize: Int) throws(CompressionError) {
+        deflater = try RawDeflater(level: level)
+        input = .allocate(byteCount: max(chunkSize, 1), alignment: 16)
+        dictionary = .allocate(byteCount: Self.windowSize, alignment: 16)
+    }
+
+    deinit {
+        input.deallocate()
+        dictionary.deallocate()
+    }
+
+    /// Deflates the bytes `range` of `source` as one raw deflate stream
+    /// appended to `output`, reading a chunk at a time.
+    ///
+    /// The stream is primed with the (up to) 32 KiB of the original just
+    /// before `range`, read here with `pread`, so it depends on no other
+    /// segment's work yet may refer back into the bytes before it.
+    ///
+    /// - Parameters:
+    ///   - ending: `.sync` for a segment that other segments follow, `.finish` for the last.
+    ///   - isCancelled: Polled before every chunk; `true` throws `CancellationError`.
+    ///   - afterChunk: Called after each chunk with the offset read up to.
+    /// - Returns: The CRC-32 of the range.
+    /// - Throws: ``CompressionError`` (a short read means the file changed
+    ///   size), `CancellationError`, or what `afterChunk` throws.
+    func deflate(
+        _ range: Range<Int64>, of source: SourceFile, ending: RawDeflater.Ending, into output: ByteBuffer,
+        isCancelled: () -> Bool, afterChunk: (Int64) throws -> Void
+    ) throws -> UInt32 {
+        let primed = Int(min(range.lowerBound, Int64(Self.windowSize)))
+        let window = UnsafeMutableRawBufferPointer(rebasing: dictionary[0..<primed])
+        try source.read(into: window, at: range.lowerBound - Int64(primed))
+        try deflater.reset(dictionary: UnsafeRawBufferPointer(window))
+
+        var crc: UInt32 = 0
+        var offset = range.lowerBound
+        // Runs once for an empty range too: the stream still needs its end.
+        repeat {
+            if isCancelled() { throw CancellationError() }
+            let count = Int(min(Int64(input.count), range.upperBound - offset))
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<count])
+            try source.read(into: chunk, at: offset)
+            crc = GzipFormat.crc(crc, UnsafeRawBufferPointer(chunk))
+            offset += Int64(count)
+            try deflater.compress(
+                UnsafeRawBufferPointer(chunk), ending: offset == range.upperBound ? ending : .none, into: output)
+            try afterChunk(offset)
+        } while offset < range.upperBound
+        return crc
+    }
+}
+
+/// Idle ``DeflateWorkspace``s for one level and chunk size: a job takes one
+/// (or makes one when none is idle) and gives it back, so there are never
+/// more than the most jobs that ran at once, and zlib's ~270 KiB of state
+/// is allocated once per worker instead of once per segment.
+///
+/// ```swift
+/// let workspaces = DeflateWorkspaces(level: 6, chunkSize: 256 * 1024)
+/// let crc = try workspaces.withWorkspace { workspace in
+///     try workspace.deflate(range, of: source, ending: .sync, into: output, isCancelled: { false }, afterChunk: { _ in })
+/// }
+/// ```
+final class DeflateWorkspaces: Sendable {
+    let level: Int
+    let chunkSize: Int
+    private let idle = VisibleMutex<[DeflateWorkspace]>([])
+
+    init(level: Int, chunkSize: Int) {
+        self.level = level
+        self.chunkSize = chunkSize
+    }
+
+    func withWorkspace<Result>(_ body: (DeflateWorkspace) throws -> Result) throws -> Result {
+        let workspace = try idle.withLock { $0.popLast() } ?? DeflateWorkspace(level: level, chunkSize: chunkSize)
+        defer { idle.withLock { $0.append(workspace) } }
+        return try body(workspace)
+    }
+}

@@ -1,0 +1,154 @@
+import CZlib
+
+/// A zlib raw deflate stream (no zlib or gzip framing), fed in chunks and
+/// reusable: ``reset(dictionary:)`` starts a new stream on the same state.
+///
+/// ```swift
+/// let deflater = try RawDeflater(level: 6)
+/// let output = ByteBuffer(capacity: 64 * 1024)
+/// try deflater.reset(dictionary: previous32KiB)        // prime with the bytes before this segment
+/// try deflater.compress(chunk, ending: .none, into: output)
+/// try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0), ending: .sync, into: output)
+/// ```
+///
+/// Both ways File Squeezer compresses share it: a whole file is one stream
+/// ended with ``Ending/finish``; a segment of a large file is one stream
+/// primed with the preceding 32 KiB and ended with ``Ending/sync`` (byte
+/// aligned, not final) unless it is the file's last. ``GzipFormat`` adds the
+/// header and trailer around them.
+///
+/// The `z_stream` lives in memory allocated once here: zlib keeps a pointer
+/// back to it inside its internal state, so it must never move after init
+/// (a Swift struct stored property could). Not thread-safe: one thread at a time.
+final class RawDeflater {
+    /// How the input handed to ``compress(_:ending:into:)`` ends the stream.
+    enum Ending: Sendable {
+        /// More input follows.
+        case none
+        /// The stream stops here without ending: every byte so far is out and
+        /// the output ends on a byte boundary (an empty stored block), so
+        /// another stream can follow it directly. For every segment but a file's last.
+        case sync
+        /// The final block: the deflate stream is complete.
+        case finish
+    }
+
+    let level: Int
+    private let stream: UnsafeMutablePointer<z_stream>
+
+    /// - Parameter level: 1 (fastest) to 9 (smallest).
+    init(level: Int) throws(CompressionError) {
+        self.level = level
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = czlib_deflate_init_raw(stream, Int32(level))
+        guard status == Z_OK else {
+            stream.deallocate()
+            throw CompressionError.zlib(status: status)
+        }
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Starts a new stream, keeping zlib's allocations; the next output
+    /// begins at a byte boundary. A non-empty `dictionary` (at most the last
+    /// 32 KiB are used) lets the new stream refer back to those bytes, which
+    /// the decompressor has already produced when the stream follows them.
+    func reset(dictionary: UnsafeRawBufferPointer) throws(CompressionError) {
+        var status = deflateReset(stream)
+        if status == Z_OK, let base = dictionary.baseAddress, dictionary.count > 0 {
+            status = deflateSetDictionary(stream, base.assumingMemoryBound(to: Bytef.self), UInt32(dictionary.count))
+        }
+        guard status == Z_OK else { throw CompressionError.zlib(status: status) }
+    }
+
+    /// An upper bound of the output for `count` input bytes ended with
+    /// ``Ending/finish``; a ``Ending/sync`` end adds at most a few bytes more.
+    func bound(_ count: Int) -> Int {
+        Int(deflateBound(stream, UInt(count)))
+    }
+
+    /// Compresses all of `input`, appending the output to `output` (which
+    /// grows if it must), and ends the stream as `ending` says.
+    func compress(_ input: UnsafeRawBufferPointer, ending: Ending, into output: ByteBuffer) throws(CompressionError) {
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = UInt32(input.count)
+        let flush = switch ending {
+        case .none: Z_NO_FLUSH
+        case .sync: Z_SYNC_FLUSH
+        case .finish: Z_FINISH
+        }
+        while true {
+            output.reserve(minimumFree: 64)
+            let free = output.freeSpace
+            stream.pointee.next_out = free.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = UInt32(clamping: free.count)
+            let status = deflate(stream, flush)
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                throw CompressionError.zlib(status: status)
+            }
+            output.count += Int(UInt32(clamping: free.count) - stream.pointee.avail_out)
+            // zlib is done with this input (and the flush) when it left output
+            // space unused; when finishing, only Z_STREAM_END means it is all out.
+            if ending == .finish ? status == Z_STREAM_END : stream.pointee.avail_out != 0 { return }
+        }
+    }
+}
+
+/// A growable run of bytes that deflate writes into directly.
+///
+/// ```swift
+/// let output = ByteBuffer(capacity: 1 << 20)
+/// try deflater.compress(chunk, ending: .none, into: output)
+/// try writeAll(descriptor, output.bytes)
+/// output.removeAll()
+/// ```
+///
+/// Owned by one thread at a time: a segment's job fills it, then hands it
+/// to the file's writer through that file's lock (hence `@unchecked Sendable`).
+final class ByteBuffer: @unchecked Sendable {
+    private(set) var capacity: Int
+    private var storage: UnsafeMutableRawPointer
+    /// Bytes in use, from the start.
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        storage = .allocate(byteCount: self.capacity, alignment: 16)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes in use.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+
+    /// The space after the bytes in use.
+    var freeSpace: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count)
+    }
+
+    /// Makes room for at least `minimumFree` more bytes, at least doubling
+    /// the capacity when it grows.
+    func reserve(minimumFree: Int) {
+        guard capacity - count < minimumFree else { return }
+        let grown = max(capacity * 2, count + minimumFree)
+        let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+        moved.copyMemory(from: storage, byteCount: count)
+        storage.deallocate()
+        storage = moved
+        capacity = grown
+    }
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        reserve(minimumFree: bytes.count)
+        guard let base = bytes.baseAddress else { return }
+        (storage + count).copyMemory(from: base, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Forgets the bytes, keeping the capacity.
+    func removeAll() { count = 0 }
+}

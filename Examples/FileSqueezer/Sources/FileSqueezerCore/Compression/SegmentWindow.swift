@@ -1,0 +1,113 @@
+import ConcurrencyToolkit
+
+/// Bounds how many segments of a run are started but not yet written: the
+/// memory bound of parallel compression.
+///
+/// Segments are numbered across the whole run in the order they are
+/// started. Segment `i` may start only when every segment before
+/// `i - limit + 1` has been released (written to its file, or dropped), so the
+/// segments holding a buffer are always within `limit` consecutive numbers:
+/// at most `limit` compressed segments exist at once, however unevenly they
+/// finish.
+///
+/// ```swift
+/// let window = SegmentWindow(limit: 6)
+/// try await window.enter(i)     // suspends (never blocks a thread) until i is within the window
+/// // ... compress segment i; the file's writer writes it in order ...
+/// window.release(i)             // written or dropped: later segments may start
+/// ```
+///
+/// It cannot deadlock: the lowest unreleased segment is always inside the
+/// window, and everything before it in its file is written, so it is
+/// written as soon as it is compressed. A segment whose task is cancelled
+/// while waiting throws `CancellationError` at once; it must still be
+/// released (it counts as dropped) for the segments after it.
+final class SegmentWindow: Sendable {
+    /// The most segments started and not released.
+    let limit: Int
+    private let state = VisibleMutex(State())
+
+    private struct State {
+        /// Every segment below this has been released.
+        var lowWater = 0
+        /// Released segments above `lowWater`.
+        var releasedAbove: Set<Int> = []
+        /// Entered, not released.
+        var outstanding: Set<Int> = []
+        var peakOutstanding = 0
+        var waits = 0
+        var waiters: [Int: (index: Int, continuation: SafeContinuation<Void, any Error>)] = [:]
+        var nextWaiterID = 0
+
+        func admits(_ index: Int, limit: Int) -> Bool { index < lowWater + limit }
+
+        mutating func enter(_ index: Int) {
+            outstanding.insert(index)
+            peakOutstanding = max(peakOutstanding, outstanding.count)
+        }
+    }
+
+    init(limit: Int) {
+        precondition(limit >= 1, "a segment window needs room for at least one segment")
+        self.limit = limit
+    }
+
+    /// The most segments that were entered and not released at once.
+    var peakOutstanding: Int { state.withLock { $0.peakOutstanding } }
+
+    /// How many times a segment had to wait for the window (for tuning:
+    /// each wait is a worker not compressing).
+    var waits: Int { state.withLock { $0.waits } }
+
+    /// Returns when segment `index` may start.
+    /// - Throws: `CancellationError` if the task is cancelled while waiting.
+    func enter(_ index: Int) async throws {
+        let limit = limit
+        let admitted = state.withLock { state in
+            guard state.admits(index, limit: limit) else { return false }
+            state.enter(index)
+            return true
+        }
+        if admitted { return }
+        let id = state.withLock { state in
+            state.waits += 1
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        try await withSafeThrowingContinuation(onCancel: { [self] in
+            _ = state.withLock { $0.waiters.removeValue(forKey: id) }
+        }) { (continuation: SafeContinuation<Void, any Error>) in
+            let now = state.withLock { state in
+                if state.admits(index, limit: limit) {
+                    state.enter(index)
+                    return true
+                }
+                state.waiters[id] = (index, continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Segment `index` is written or dropped; wakes the segments that now fit.
+    func release(_ index: Int) {
+        let limit = limit
+        let ready = state.withLock { state -> [SafeContinuation<Void, any Error>] in
+            state.outstanding.remove(index)
+            if index == state.lowWater {
+                state.lowWater += 1
+                while state.releasedAbove.remove(state.lowWater) != nil { state.lowWater += 1 }
+            } else if index > state.lowWater {
+                state.releasedAbove.insert(index)
+            }
+            var ready: [SafeContinuation<Void, any Error>] = []
+            for (id, waiter) in state.waiters where state.admits(waiter.index, limit: limit) {
+                state.waiters[id] = nil
+                state.enter(waiter.index)
+                ready.append(waiter.continuation)
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+}

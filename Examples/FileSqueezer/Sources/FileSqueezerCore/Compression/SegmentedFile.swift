@@ -1,0 +1,320 @@
+import ConcurrencyToolkit
+
+/// Where compression reports what happened to a file; ``RunChannels`` in
+/// the app, a recorder in tests. Called from any thread.
+///
+/// ```swift
+/// struct Printer: CompressionEvents {
+///     func progress(file: Int, total: Int64, previous: Int64) { print("file \(file): \(total) bytes") }
+///     func finished(file: Int, outcome: FileOutcome, unread: Int64) { print(outcome.status) }
+/// }
+/// ```
+protocol CompressionEvents: Sendable {
+    /// File `file`'s bytes done moved from `previous` to `total` (never backwards).
+    func progress(file: Int, total: Int64, previous: Int64)
+    /// File `file` is done, once; `unread` of its bytes were never reported as progress.
+    func finished(file: Int, outcome: FileOutcome, unread: Int64)
+}
+
+/// One file compressed as segments by several jobs at once, pigz-style,
+/// into one ordinary gzip member.
+///
+/// ```swift
+/// let file = SegmentedFile(index: 0, plan: plan, compressor: compressor, events: channels,
+///                          window: window, firstSegment: 0, finishes: finishes)
+/// // from any number of jobs, each segment once, each after window.enter(file.firstSegment + k):
+/// file.compressSegment(k, workspaces: workspaces, isCancelled: { context.isCancelled })
+/// // and in the task that owns `finishes`:
+/// while let file = await finishes.next() { file.finish() }
+/// ```
+///
+/// - **Format.** Segment `k` is the bytes `k·S ..< (k+1)·S` of the original
+///   (`S` = ``FileCompressor/segmentSize``), deflated as its own raw stream
+///   primed with the 32 KiB before it and ended with a sync flush (byte
+///   aligned, not final); the last segment ends the deflate stream. Written in
+///   order after the gzip header, with the CRC-32s combined for the trailer,
+///   they are one valid member: `gzip -t` accepts it, `gunzip` restores the original.
+/// - **Order and memory.** Segments finish in any order. Each one's output is
+///   handed to a ``SegmentReorderBuffer``; one thread at a time writes the
+///   ready run in order and releases those segments from the run's
+///   ``SegmentWindow``, which bounds how many compressed segments exist at once.
+/// - **Lifecycle.** The first segment to run opens the original and the
+///   temporary output (``FileCompressor/begin(_:)``). Segment 0's output
+///   starts with the gzip header; the last one's ends with the trailer. After
+///   the last segment is written, ``finish(inJob:)``: a check that the size
+///   did not change, and the move into place. A file of several segments is
+///   queued on `finishes` for that (its rename can be slow); a one-segment
+///   file, or any file without `finishes`, ends at once in the job that wrote
+///   it. A failure (or a cancelled segment) stops the file:
+///   later segments are skipped, the temporary file removed, and the outcome
+///   names the failure of the earliest segment. The outcome is reported once,
+///   to `events`, with ``FileOutcome/seconds`` the time compression jobs spent
+///   on this file, added up: its segments (opening, reading, deflating),
+///   their writes, and its ending when a job did it. The achieved
+///   parallelism (their sum over the wall time) so stays at most `jobs`.
+/// - **Progress.** Reported as segments are written, so it only grows.
+final class SegmentedFile: Sendable {
+    /// What one segment's job produced.
+    enum SegmentResult: Sendable {
+        case compressed(ByteBuffer, crc: UInt32, length: Int64)
+        case failed(String)
+        case cancelled
+        /// Not compressed: the file had already stopped.
+        case skipped
+    }
+
+    let index: Int
+    let plan: FilePlan
+    let segmentCount: Int
+    /// This file's segment 0 in the run's numbering (for the window).
+    let firstSegment: Int
+    private let compressor: FileCompressor
+    private let events: any CompressionEvents
+    private let window: SegmentWindow
+    private let finishes: FinishQueue?
+    private let state: VisibleMutex<State>
+
+    private enum Phase {
+        case notOpened
+        case open(SourceFile, TemporaryOutput)
+        case closed
+    }
+
+    private struct State {
+        var phase = Phase.notOpened
+        var order: SegmentReorderBuffer<SegmentResult>
+        /// Set by the first failure or cancellation: no more segments are compressed or written.
+        var stopped = false
+        var failure: (segment: Int, reason: String)?
+        var cancelled = false
+        var crc: UInt32 = 0
+        var bytesOut: Int64 = 0
+        var bytesWritten: Int64 = 0
+        var busy = Duration.zero
+        var finished = false
+    }
+
+    init(
+        index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
+        window: SegmentWindow, firstSegment: Int, finishes: FinishQueue? = nil
+    ) {
+        self.index = index
+        self.plan = plan
+        self.compressor = compressor
+        self.events = events
+        self.window = window
+        self.firstSegment = firstSegment
+        self.finishes = finishes
+        segmentCount = compressor.segmentCount(forSize: plan.size)
+        state = VisibleMutex(State(order: SegmentReorderBuffer(count: segmentCount)))
+    }
+
+    /// Compresses segment `segment` where the caller runs (blocking), then
+    /// hands the result over; the caller may end up writing the ready
+    /// segments and finishing the file. Never throws: every ending is a result.
+    func compressSegment(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) {
+        let start = ContinuousClock.now
+        let result: SegmentResult
+        do {
+            result = try span(spanName(segment)) { try compress(segment, workspaces: workspaces, isCancelled: isCancelled) }
+        } catch is CancellationError {
+            result = .cancelled
+        } catch {
+            result = .failed(String(describing: error))
+        }
+        deposit(segment, result, busy: ContinuousClock.now - start)
+    }
+
+    /// Records a segment that never ran (its task was cancelled first).
+    func segmentCancelled(_ segment: Int) {
+        deposit(segment, .cancelled, busy: .zero)
+    }
+
+    /// Reports the file cancelled if it never finished, which happens only if
+    /// some segment was never handed over; a no-op otherwise.
+    func finishIfAbandoned() {
+        let phase = state.withLock { state -> Phase? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            state.cancelled = true
+            defer { state.phase = .closed }
+            return state.phase
+        }
+        guard let phase else { return }
+        if case .open(_, let output) = phase { output.discard() }
+        report(failure: nil, cancelled: true, bytesOut: 0, busy: .zero, bytesWritten: state.withLock { $0.bytesWritten })
+    }
+
+    private func spanName(_ segment: Int) -> String {
+        segmentCount == 1 ? "compress \(plan.relativePath)" : "compress \(plan.relativePath) \(segment + 1)/\(segmentCount)"
+    }
+
+    private func compress(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) throws -> SegmentResult {
+        if isCancelled() { throw CancellationError() }
+        guard let source = try openIfNeeded() else { return .skipped }
+        let range = compressor.segmentRange(segment, ofSize: plan.size)
+        return try workspaces.withWorkspace { workspace in
+            let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64)
+            if segment == 0 { GzipFormat.header(level: compressor.level).withUnsafeBytes { output.append($0) } }
+            let crc = try workspace.deflate(
+                range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
+                isCancelled: isCancelled, afterChunk: { _ in })
+            return .compressed(output, crc: crc, length: Int64(range.count))
+        }
+    }
+
+    /// The original, opened by the first segment to get here; `nil` once the file stopped.
+    private func openIfNeeded() throws(CompressionError) -> SourceFile? {
+        try state.withLock { (state) throws(CompressionError) -> SourceFile? in
+            if state.stopped { return nil }
+            switch state.phase {
+            case .open(let source, _): return source
+            case .closed: return nil
+            case .notOpened:
+                do throws(CompressionError) {
+                    let (source, output) = try compressor.begin(plan)
+                    state.phase = .open(source, output)
+                    return source
+                } catch {
+                    state.phase = .closed
+                    state.stopped = true
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func deposit(_ segment: Int, _ result: SegmentResult, busy: Duration) {
+        var draining = state.withLock { state in
+            state.busy += busy
+            switch result {
+            case .failed(let reason):
+                if state.failure.map({ segment < $0.segment }) ?? true { state.failure = (segment, reason) }
+                state.stopped = true
+            case .cancelled:
+                state.cancelled = true
+                state.stopped = true
+            case .compressed, .skipped:
+                break
+            }
+            return state.order.insert(segment, result)
+        }
+        while draining {
+            draining = drainOnce()
+        }
+    }
+
+    /// Writes the ready run (outside the lock), releases it from the window,
+    /// and finishes the file after its last segment.
+    /// - Returns: Whether this caller is still the drainer.
+    private func drainOnce() -> Bool {
+        let taken = state.withLock { state -> (run: [(index: Int, element: SegmentResult)], output: TemporaryOutput?)? in
+            guard let run = state.order.takeReady() else { return nil }
+            if state.stopped { return (run, nil) }
+            guard case .open(_, let output) = state.phase else { return (run, nil) }
+            return (run, output)
+        }
+        guard let (run, output) = taken else { return false }
+        for (segment, result) in run {
+            if let output, case .compressed(let bytes, let crc, let length) = result {
+                let start = ContinuousClock.now
+                write(segment, bytes, crc: crc, length: length, to: output)
+                let elapsed = ContinuousClock.now - start
+                state.withLock { $0.busy += elapsed }
+            }
+            window.release(firstSegment + segment)
+        }
+        if run.last?.index == segmentCount - 1 {
+            // A one-segment file is small: its ending costs less than the hop.
+            if let finishes, segmentCount > 1 { finishes.add(self) } else { finish(inJob: true) }
+            return false
+        }
+        return true
+    }
+
+    /// Only the drainer calls this, one segment at a time in order.
+    private func write(_ segment: Int, _ bytes: ByteBuffer, crc: UInt32, length: Int64, to output: TemporaryOutput) {
+        guard let soFar = state.withLock({ $0.stopped ? nil : $0.crc }) else { return }
+        let combined = segment == 0 ? crc : GzipFormat.combine(soFar, crc, secondLength: length)
+        if segment == segmentCount - 1 {
+            GzipFormat.trailer(crc: combined, size: plan.size).withUnsafeBytes { bytes.append($0) }
+        }
+        do {
+            try output.write(bytes.bytes)
+        } catch {
+            state.withLock { state in
+                if state.failure.map({ segment < $0.segment }) ?? true { state.failure = (segment, String(describing: error)) }
+                state.stopped = true
+            }
+            return
+        }
+        let (previous, total) = state.withLock { state in
+            state.crc = combined
+            state.bytesOut += Int64(bytes.count)
+            let previous = state.bytesWritten
+            state.bytesWritten += length
+            return (previous, state.bytesWritten)
+        }
+        events.progress(file: index, total: total, previous: previous)
+    }
+
+    /// After the last segment (which carries the trailer) is written: size
+    /// check and move into place, or removal of the temporary file; then the
+    /// outcome, once.
+    /// Blocking; a no-op after the first call. `inJob`: called by the
+    /// compression job that wrote the last segment (its time then counts in
+    /// ``FileOutcome/seconds``), not by the finisher task.
+    func finish(inJob: Bool = false) {
+        let taken = state.withLock { state -> (phase: Phase, stopped: Bool, bytesOut: Int64)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer { state.phase = .closed }
+            return (state.phase, state.stopped, state.bytesOut)
+        }
+        guard let taken else { return }
+        let start = ContinuousClock.now
+        var failure: String?
+        var bytesOut: Int64 = 0
+        var cancelled = false
+        switch taken.phase {
+        case .notOpened, .closed:
+            // Every segment stopped before opening it (or it was never run):
+            // nothing to remove, and nothing was compressed.
+            cancelled = !taken.stopped
+        case .open(let source, let output):
+            if taken.stopped {
+                output.discard()
+                break
+            }
+            do {
+                try source.checkUnchanged()
+            } catch {
+                output.discard()
+                failure = String(describing: error)
+                break
+            }
+            do {
+                try output.commit(permissions: source.permissions, force: compressor.force)  // removes it on failure
+                bytesOut = taken.bytesOut
+            } catch {
+                failure = String(describing: error)
+            }
+        }
+        let ending = inJob ? ContinuousClock.now - start : .zero
+        let (recorded, stoppedByCancel, busy, written) = state.withLock {
+            ($0.failure?.reason, $0.cancelled, $0.busy, $0.bytesWritten)
+        }
+        report(
+            failure: recorded ?? failure, cancelled: cancelled || stoppedByCancel, bytesOut: bytesOut,
+            busy: busy + ending, bytesWritten: written)
+    }
+
+    private func report(failure: String?, cancelled: Bool, bytesOut: Int64, busy: Duration, bytesWritten: Int64) {
+        let status: FileOutcome.Status = failure != nil ? .failed : cancelled ? .cancelled : .compressed
+        let outcome = FileOutcome(
+            path: plan.relativePath, destination: plan.destination, status: status,
+            reason: status == .failed ? failure : nil, bytesIn: plan.size,
+            bytesOut: status == .compressed ? bytesOut : 0, seconds: busy.seconds)
+        events.finished(file: index, outcome: outcome, unread: plan.size - bytesWritten)
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An original, opened read-only, whose size matched the plan when opened.
+///
+/// ```swift
+/// let source = try SourceFile(plan)                       // throws .vanished, .changedSize, ...
+/// try source.read(into: buffer, at: 1 << 20)              // pread: any thread, any order
+/// try source.checkUnchanged()                             // after the last byte: did it grow?
+/// ```
+///
+/// Reads are positioned (`pread`), so the segments of one file are read by
+/// several threads at once from the one descriptor, each at its own offset.
+/// The descriptor is closed when the last reference goes away.
+final class SourceFile: Sendable {
+    let plan: FilePlan
+    let descriptor: Int32
+    /// The original's permission bits, which its `.gz` keeps (as gzip does).
+    let permissions: mode_t
+
+    init(_ plan: FilePlan) throws(CompressionError) {
+        let descriptor = open(plan.source, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw code == ENOENT ? CompressionError.vanished : .system(action: "cannot open", errno: code)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw CompressionError.system(action: "cannot inspect", errno: code)
+        }
+        guard Int64(info.st_size) == plan.size else {
+            close(descriptor)
+            throw CompressionError.changedSize(expected: plan.size, actual: Int64(info.st_size))
+        }
+        self.plan = plan
+        self.descriptor = descriptor
+        permissions = info.st_mode & 0o777
+    }
+
+    deinit { close(descriptor) }
+
+    /// Fills all of `buffer` from `offset`. A file that ends sooner changed
+    /// size since it was planned.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(CompressionError) {
+        var filled = 0
+        while filled < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(action: "cannot read", errno: errno)
+            }
+            if count == 0 { throw .changedSize(expected: plan.size, actual: currentSize() ?? offset + Int64(filled)) }
+            filled += count
+        }
+    }
+
+    /// Throws unless the file still has its planned size: called after its
+    /// last byte was read, it catches a file that grew meanwhile.
+    func checkUnchanged() throws(CompressionError) {
+        guard let size = currentSize() else { throw .system(action: "cannot inspect", errno: errno) }
+        guard size == plan.size else { throw .changedSize(expected: plan.size, actual: size) }
+    }
+
+    private func currentSize() -> Int64? {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? Int64(info.st_size) : nil
+    }
+}

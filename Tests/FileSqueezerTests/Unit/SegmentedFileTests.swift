@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+@testable import FileSqueezerCore
+
+/// Records what compression reports, from any thread.
+final class RecordedEvents: CompressionEvents {
+    struct Step: Sendable, Equatable {
+        let previous: Int64
+        let total: Int64
+    }
+
+    private let steps = Locked<[Int: [Step]]>([:])
+    private let outcomes = Locked<[Int: [FileOutcome]]>([:])
+
+    func progress(file: Int, total: Int64, previous: Int64) {
+        steps.withLock { $0[file, default: []].append(Step(previous: previous, total: total)) }
+    }
+
+    func finished(file: Int, outcome: FileOutcome, unread: Int64) {
+        outcomes.withLock { $0[file, default: []].append(outcome) }
+    }
+
+    func progress(of file: Int) -> [Step] { steps.withLock { $0[file] ?? [] } }
+    func outcomes(of file: Int) -> [FileOutcome] { outcomes.withLock { $0[file] ?? [] } }
+    var anyProgress: Bool { steps.withLock { !$0.isEmpty } }
+}
+
+/// Parallel compression in segments, driven in-process with tiny segments
+/// so that every edge (exact multiples, one byte over, empty) is a few KiB.
+@Suite("Segmented compression")
+struct SegmentedFileTests {
+    static let segment = 4096
+
+    func compressor(_ files: TemporaryFiles, level: Int = 6, chunk: Int = 1500) -> FileCompressor {
+        FileCompressor(level: level, force: false, chunkSize: chunk, segmentSize: Self.segment, temporaryFiles: files)
+    }
+
+    func plan(_ scratch: Scratch, _ name: String) throws -> FilePlan {
+        let path = scratch.path + "/" + name
+        let size = try (FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? -1
+        return FilePlan(source: path, relativePath: name, destination: path + ".gz", size: size)
+    }
+
+    func expectValidGzip(_ scratch: Scratch, _ name: String, equals original: Data) throws {
+        let gz = scratch.path + "/" + name + ".gz"
+        #expect(try runTool("/usr/bin/gzip", ["-t", gz]).status == 0, "gzip -t \(name).gz")
+        let unpacked = try runTool("/usr/bin/gzip", ["-dc", gz])
+        #expect(unpacked.status == 0 && unpacked.output == original, "gunzip -c \(name).gz gives back \(name)")
+    }
+
+    /// Edge sizes around the 4 KiB segment, text and random.
+    static let inputs: [(name: String, data: Data)] = [
+        ("empty.txt", Data()),
+        ("one-byte.txt", Data("x".utf8)),
+        ("under-one-segment.txt", Sample.text(segment - 1)),
+        ("one-segment.txt", Sample.text(segment, seed: 3)),
+        ("three-segments.txt", Sample.text(3 * segment, seed: 4)),
+        ("three-segments-and-a-byte.txt", Sample.text(3 * segment + 1, seed: 5)),
+        ("three-segments.bin", Sample.random(3 * segment, seed: 6)),
+        ("three-segments-and-a-byte.bin", Sample.random(3 * segment + 1, seed: 7)),
+        ("many-segments.txt", Sample.text(50 * segment + 123, seed: 8)),
+    ]
+
+    @Test("sizes around the segment size give gzip that the system gzip accepts and restores",
+          arguments: [DeflatePlacement.lanes, .pool])
+    func edgeSizes(_ placement: DeflatePlacement) async throws {
+        let scratch = try Scratch()
+        for input in Self.inputs { try scratch.file(input.name, input.data) }
+        let files = TemporaryFiles()
+        let compressor = compressor(files)
+        let plans = try Self.inputs.map { try plan(scratch, $0.name) }
+        let events = RecordedEvents()
+        let jobs = 3
+        let window = await SegmentedCompression(compressor: compressor, jobs: jobs, placement: placement)
+            .run(plans, order: Array(plans.indices), events: events)
+
+        #expect(window.peakOutstanding <= SegmentedCompression.windowSize(jobs: jobs))
+        #expect(files.current.isEmpty)
+        for (index, input) in Self.inputs.enumerated() {
+            let outcomes = events.outcomes(of: index)
+            #expect(outcomes.count == 1, "\(input.name) reported once")
+            #expect(outcomes.first?.status == .compressed, "\(input.name): \(outcomes.first?.reason ?? "")")
+            try expectValidGzip(scratch, input.name, equals: input.data)
+            let size = try Data(contentsOf: URL(fileURLWithPath: plans[index].destination)).count
+            #expect(outcomes.first?.bytesOut == Int64(size))
+            // Progress: one step per segment, chained, ending at the size.
+            let steps = events.progress(of: index)
+            let segments = compressor.segmentCount(forSize: Int64(input.data.count))
+            #expect(segments == max(1, (input.data.count + Self.segment - 1) / Self.segment))
+            #expect(steps.count == segments, "\(input.name): \(steps)")
+            #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.total == $1.previous && $0.total < $1.total })
+            #expect(steps.first?.previous == 0)
+            #expect(steps.last?.total == Int64(input.data.count))
+        }
+        #expect(try scratch.listing().count == 2 * Self.inputs.count, "no temporary files left")
+    }
+
+    @Test("segments finishing last-first still make one valid member; progress waits for segment 0")
+    func reverseOrder() throws {
+        let scratch = try Scratch()
+        let data = Sample.text(5 * Self.segment + 77, seed: 9)
+        try scratch.file("a.txt", data)
+        let events = RecordedEvents()
+        let compressor = compressor(TemporaryFiles())
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor, events: events,
+            window: SegmentWindow(limit: 100), firstSegment: 0)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        #expect(file.segmentCount == 6)
+        for segment in (1..<file.segmentCount).reversed() {
+            file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
+        }
+        #expect(!events.anyProgress, "nothing can be written before segment 0")
+        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        #expect(events.progress(of: 0).map(\.total) == [1, 2, 3, 4, 5].map { Int64($0 * Self.segment) } + [Int64(data.count)])
+        #expect(events.outcomes(of: 0).map(\.status) == [.compressed])
+        try expectValidGzip(scratch, "a.txt", equals: data)
+    }
+
+    @Test("a file that shrinks after its first segment fails naming the change, and leaves nothing")
+    func shrinksMidFile() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("a.txt", Sample.text(4 * Self.segment))
+        let files = TemporaryFiles()
+        let events = RecordedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files), events: events,
+            window: SegmentWindow(limit: 100), firstSegment: 0)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        #expect(files.current.count == 1, "the temporary file exists mid-file")
+        #expect(truncate(path, off_t(Self.segment + 10)) == 0)
+        for segment in 1..<file.segmentCount {
+            file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
+        }
+        let outcome = try #require(events.outcomes(of: 0).first)
+        #expect(outcome.status == .failed)
+        #expect(outcome.reason == "the file changed size during the run (\(4 * Self.segment) bytes at the start, \(Self.segment + 10) now); its .gz was not kept")
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt"])
+    }
+
+    @Test("a file that grows before its last segment is read fails at the end, and leaves nothing")
+    func growsMidFile() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("a.txt", Sample.text(3 * Self.segment))
+        let files = TemporaryFiles()
+        let events = RecordedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files), events: events,
+            window: SegmentWindow(limit: 100), firstSegment: 0)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("more".utf8))
+        try handle.close()
+        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
+        let outcome = try #require(events.outcomes(of: 0).first)
+        #expect(outcome.status == .failed)
+        #expect(outcome.reason?.contains("(\(3 * Self.segment) bytes at the start, \(3 * Self.segment + 4) now)") == true)
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt"])
+    }
+
+    @Test("a segment cancelled mid-file stops the file: outcome cancelled, no temporary file, no .gz")
+    func cancelledMidFile() throws {
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(4 * Self.segment))
+        let files = TemporaryFiles()
+        let events = RecordedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files), events: events,
+            window: SegmentWindow(limit: 100), firstSegment: 0)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        var polls = 0
+        file.compressSegment(1, workspaces: workspaces) {
+            polls += 1
+            return polls > 1  // cancelled after its first chunk
+        }
+        #expect(events.outcomes(of: 0).isEmpty, "segments 2 and 3 are still owed")
+        file.compressSegment(2, workspaces: workspaces, isCancelled: { true })
+        file.segmentCancelled(3)
+        #expect(events.outcomes(of: 0).map(\.status) == [.cancelled])
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt"])
+    }
+
+    @Test("an existing .gz stops a split file without --force (left untouched); --force replaces it")
+    func existingDestination() async throws {
+        let scratch = try Scratch()
+        let data = Sample.text(10 * Self.segment + 5, seed: 12)
+        try scratch.file("a.txt", data)
+        try scratch.file("a.txt.gz", Data("old".utf8))
+        let files = TemporaryFiles()
+        let plans = [try plan(scratch, "a.txt")]
+        for force in [false, true] {
+            let compressor = FileCompressor(level: 6, force: force, chunkSize: 1500, segmentSize: Self.segment, temporaryFiles: files)
+            let events = RecordedEvents()
+            await SegmentedCompression(compressor: compressor, jobs: 2, placement: .lanes).run(plans, order: [0], events: events)
+            let outcome = try #require(events.outcomes(of: 0).first)
+            if force {
+                #expect(outcome.status == .compressed)
+                try expectValidGzip(scratch, "a.txt", equals: data)
+            } else {
+                #expect(outcome.status == .failed)
+                #expect(outcome.reason == "\(scratch.path)/a.txt.gz already exists; left untouched (use --force to overwrite)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/a.txt.gz")) == Data("old".utf8))
+            }
+            #expect(files.current.isEmpty)
+            #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
+        }
+    }
+
+    @Test("cancelling a run stops every file; each reports once and no temporary file is left",
+          arguments: [DeflatePlacement.lanes, .pool])
+    func cancelledRun(_ placement: DeflatePlacement) async throws {
+        let scratch = try Scratch()
+        let names = ["a.txt", "b.txt", "c.txt"]
+        for (position, name) in names.enumerated() {
+            try scratch.file(name, Sample.text(2 << 20, seed: UInt64(position)))
+        }
+        let files = TemporaryFiles()
+        let compressor = FileCompressor(level: 9, force: false, chunkSize: 16_384, segmentSize: 65_536, temporaryFiles: files)
+        let plans = try names.map { try plan(scratch, $0) }
+        let events = RecordedEvents()
+        let run = Task {
+            await SegmentedCompression(compressor: compressor, jobs: 2, placement: placement)
+                .run(plans, order: Array(plans.indices), events: events)
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !events.anyProgress, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        run.cancel()
+        _ = await run.value
+
+        let outcomes = names.indices.map { events.outcomes(of: $0) }
+        #expect(outcomes.allSatisfy { $0.count == 1 }, "every file reports exactly once: \(outcomes)")
+        #expect(outcomes.contains { $0.first?.status == .cancelled })
+        #expect(outcomes.allSatisfy { [.compressed, .cancelled].contains($0.first?.status) })
+        #expect(files.current.isEmpty)
+        let listing = try scratch.listing()
+        #expect(!listing.contains { $0.contains(".squeeze-") }, "temporary files left: \(listing)")
+        for (index, name) in names.enumerated() where outcomes[index].first?.status == .compressed {
+            #expect(try runTool("/usr/bin/gzip", ["-t", scratch.path + "/" + name + ".gz"]).status == 0)
+        }
+    }
+}
