@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Testing
 @testable import FileSqueezerCore
@@ -72,5 +73,23 @@ struct FileCompressorTests {
         _ = try compressor(force: true).compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
         #expect(try runTool("/usr/bin/gzip", ["-dc", scratch.path + "/a.txt.gz"]).output == Sample.text(1000))
         #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
+    }
+
+    @Test("a level zlib refuses is a clear zlib error, freed once (no crash), and leaves nothing")
+    func invalidLevel() throws {
+        // Before the fix the failed init freed the z_stream and then deinit
+        // ended and freed it again: a double free that aborts the process.
+        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) { try RawDeflater(level: 10) }
+        #expect(CompressionError.zlib(status: Z_STREAM_ERROR).description == "zlib error -2 (stream error)")
+
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(1000))
+        let files = TemporaryFiles()
+        let compressor = FileCompressor(level: 10, force: false, chunkSize: 4096, temporaryFiles: files)
+        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) {
+            try compressor.compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(try scratch.listing() == ["a.txt"])
+        #expect(files.current.isEmpty)
     }
 }

@@ -1,3 +1,4 @@
+import CZlib
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,7 +29,8 @@ enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .destinationExists(let path):
             "\(path) already exists; left untouched (use --force to overwrite)"
         case .zlib(let status):
-            "zlib error \(status)"
+            // zError names the status ("stream error" for bad settings such as a level of 10).
+            "zlib error \(status) (\(String(cString: zError(status))))"
         }
     }
 }

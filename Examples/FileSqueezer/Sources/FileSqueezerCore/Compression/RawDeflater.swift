@@ -37,15 +37,23 @@ final class RawDeflater {
     private let stream: UnsafeMutablePointer<z_stream>
 
     /// - Parameter level: 1 (fastest) to 9 (smallest).
+    /// - Throws: ``CompressionError/zlib(status:)`` if zlib refuses the
+    ///   settings (a level outside 0...9 is `Z_STREAM_ERROR`).
     init(level: Int) throws(CompressionError) {
-        self.level = level
-        stream = .allocate(capacity: 1)
+        // zlib is set up on a local pointer, and the stored properties are
+        // assigned only once it succeeded: a class whose init throws after
+        // every stored property is set still runs `deinit`, which would end
+        // and free the stream a second time.
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        let status = czlib_deflate_init_raw(stream, Int32(level))
+        let status = czlib_deflate_init_raw(stream, Int32(clamping: level))
         guard status == Z_OK else {
+            stream.deinitialize(count: 1)
             stream.deallocate()
             throw CompressionError.zlib(status: status)
         }
+        self.level = level
+        self.stream = stream
     }
 
     deinit {
