@@ -25,6 +25,24 @@ final class RecordedEvents: CompressionEvents {
     var anyProgress: Bool { steps.withLock { !$0.isEmpty } }
 }
 
+/// Records like ``RecordedEvents`` and then runs a hook after each progress
+/// report: a test plays another worker from inside the drainer's write.
+final class HookedEvents: CompressionEvents {
+    let recorded = RecordedEvents()
+    private let hook = Locked<(@Sendable () -> Void)?>(nil)
+
+    func onProgress(_ body: @escaping @Sendable () -> Void) { hook.withLock { $0 = body } }
+
+    func progress(file: Int, total: Int64, previous: Int64) {
+        recorded.progress(file: file, total: total, previous: previous)
+        hook.value?()
+    }
+
+    func finished(file: Int, outcome: FileOutcome, unread: Int64) {
+        recorded.finished(file: file, outcome: outcome, unread: unread)
+    }
+}
+
 /// Parallel compression in segments, driven in-process with tiny segments
 /// so that every edge (exact multiples, one byte over, empty) is a few KiB.
 @Suite("Segmented compression")
@@ -75,6 +93,8 @@ struct SegmentedFileTests {
             .run(plans, order: Array(plans.indices), events: events)
 
         #expect(window.peakOutstanding <= SegmentedCompression.windowSize(jobs: jobs))
+        #expect(window.peakOutputs <= SegmentedCompression.windowSize(jobs: jobs))
+        #expect(window.outputs.live == 0)
         #expect(files.current.isEmpty)
         for (index, input) in Self.inputs.enumerated() {
             let outcomes = events.outcomes(of: index)
@@ -115,6 +135,49 @@ struct SegmentedFileTests {
         #expect(events.progress(of: 0).map(\.total) == [1, 2, 3, 4, 5].map { Int64($0 * Self.segment) } + [Int64(data.count)])
         #expect(events.outcomes(of: 0).map(\.status) == [.compressed])
         try expectValidGzip(scratch, "a.txt", equals: data)
+    }
+
+    @Test("each output is freed before its window slot: never more compressed outputs than the window")
+    func outputsWithinWindow() throws {
+        let scratch = try Scratch()
+        let data = Sample.text(8 * Self.segment + 5, seed: 13)
+        try scratch.file("a.txt", data)
+        let limit = 3
+        let window = SegmentWindow(limit: limit)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        let events = HookedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(TemporaryFiles()), events: events,
+            window: window, firstSegment: 0)
+        #expect(file.segmentCount == 9)
+        // Another worker: as soon as a write releases a slot, start every
+        // segment the window admits, while the drainer is still in its run.
+        let next = Locked(0)
+        let startAdmitted: @Sendable () -> Void = {
+            while let segment = next.withLock({ next -> Int? in
+                guard next < file.segmentCount, window.tryEnter(next) else { return nil }
+                defer { next += 1 }
+                return next
+            }) {
+                file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
+            }
+        }
+        events.onProgress(startAdmitted)
+        // Segments 0, 1, 2 fill the window; 1 and 2 finish first and wait for 0,
+        // whose job then writes all three, starting 3 and 4 as slots free up.
+        for segment in 0..<limit { #expect(window.tryEnter(segment)) }
+        next.withLock { $0 = limit }
+        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+
+        #expect(events.recorded.outcomes(of: 0).map(\.status) == [.compressed])
+        try expectValidGzip(scratch, "a.txt", equals: data)
+        #expect(window.peakOutstanding <= limit)
+        // Holding the whole run (and the depositing job's own result) until
+        // the drain ended let up to 2·limit − 1 outputs exist.
+        #expect(window.peakOutputs <= limit, "outputs alive at once: \(window.peakOutputs)")
+        #expect(window.outputs.live == 0)
     }
 
     @Test("a file that shrinks after its first segment fails naming the change, and leaves nothing")

@@ -8,7 +8,9 @@ import ConcurrencyToolkit
 /// `i - limit + 1` has been released (written to its file, or dropped), so the
 /// segments holding a buffer are always within `limit` consecutive numbers:
 /// at most `limit` compressed segments exist at once, however unevenly they
-/// finish.
+/// finish. That holds only if a segment's output is allocated after
+/// ``enter(_:)`` and freed before ``release(_:)``, as ``SegmentedFile`` does;
+/// ``peakOutputs`` counts the buffers themselves.
 ///
 /// ```swift
 /// let window = SegmentWindow(limit: 6)
@@ -59,16 +61,20 @@ final class SegmentWindow: Sendable {
     /// each wait is a worker not compressing).
     var waits: Int { state.withLock { $0.waits } }
 
+    /// The compressed outputs of this run's segments, counted by the buffers
+    /// themselves from allocation to deallocation (``SegmentedFile`` creates
+    /// them with it). Each is made after its segment entered and freed before
+    /// its segment is released, so at most ``limit`` exist at once.
+    let outputs = LiveCount()
+
+    /// The most compressed segment outputs that existed at once: at most ``limit``.
+    var peakOutputs: Int { outputs.peak }
+
     /// Returns when segment `index` may start.
     /// - Throws: `CancellationError` if the task is cancelled while waiting.
     func enter(_ index: Int) async throws {
+        if tryEnter(index) { return }
         let limit = limit
-        let admitted = state.withLock { state in
-            guard state.admits(index, limit: limit) else { return false }
-            state.enter(index)
-            return true
-        }
-        if admitted { return }
         let id = state.withLock { state in
             state.waits += 1
             defer { state.nextWaiterID += 1 }
@@ -86,6 +92,17 @@ final class SegmentWindow: Sendable {
                 return false
             }
             if now { continuation.resume() }
+        }
+    }
+
+    /// Enters segment `index` if it may start now, without waiting.
+    /// - Returns: Whether it entered (if not, nothing changed).
+    func tryEnter(_ index: Int) -> Bool {
+        let limit = limit
+        return state.withLock { state in
+            guard state.admits(index, limit: limit) else { return false }
+            state.enter(index)
+            return true
         }
     }
 
