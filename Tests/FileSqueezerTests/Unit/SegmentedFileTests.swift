@@ -227,6 +227,40 @@ struct SegmentedFileTests {
         #expect(try scratch.listing() == ["a.txt"])
     }
 
+    @Test("a failing segment stops its running siblings at their next chunk; they are skipped, the failure is the outcome")
+    func failureStopsRunningSiblings() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("a.txt", Sample.text(4 * Self.segment))
+        let files = TemporaryFiles()
+        let events = RecordedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files, chunk: 500), events: events,
+            window: SegmentWindow(limit: 100), firstSegment: 0)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 500)
+        let shortened = 3 * Self.segment - 100
+        var polls = 0
+        // Segment 0 (9 chunks of 500 bytes) is running when segment 3 fails:
+        // the file shrank under it. Poll 1 is before segment 0 opens the file,
+        // poll 2 before its first chunk: the failure lands during that poll,
+        // so segment 0 stops right there instead of deflating all 9 chunks.
+        file.compressSegment(0, workspaces: workspaces) {
+            polls += 1
+            if polls == 2 {
+                #expect(truncate(path, off_t(shortened)) == 0)
+                file.compressSegment(3, workspaces: workspaces, isCancelled: { false })
+            }
+            return false
+        }
+        #expect(polls == 2, "segment 0 stopped at the failure, not after all 9 chunks")
+        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
+        let outcomes = events.outcomes(of: 0)
+        #expect(outcomes.map(\.status) == [.failed], "stopped siblings do not make the file cancelled")
+        #expect(outcomes.first?.reason == CompressionError.changedSize(expected: Int64(4 * Self.segment), actual: Int64(shortened)).description)
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt"])
+    }
+
     @Test("a segment cancelled mid-file stops the file: outcome cancelled, no temporary file, no .gz")
     func cancelledMidFile() throws {
         let scratch = try Scratch()

@@ -48,8 +48,9 @@ protocol CompressionEvents: Sendable {
 ///   queued on `finishes` for that (its rename can be slow); a one-segment
 ///   file, or any file without `finishes`, ends at once in the job that wrote
 ///   it. A failure (or a cancelled segment) stops the file:
-///   later segments are skipped, the temporary file removed, and the outcome
-///   names the failure of the earliest segment. The outcome is reported once,
+///   segments already running stop at their next chunk, later ones are
+///   skipped, the temporary file removed, and the outcome names the failure
+///   of the earliest segment. The outcome is reported once,
 ///   to `events`, with ``FileOutcome/seconds`` the time compression jobs spent
 ///   on this file, added up: its segments (opening, reading, deflating),
 ///   their writes, and its ending when a job did it. The achieved
@@ -166,12 +167,29 @@ final class SegmentedFile: Sendable {
         return try workspaces.withWorkspace { workspace in
             let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64, counted: window.outputs)
             if segment == 0 { GzipFormat.header(level: compressor.level).withUnsafeBytes { output.append($0) } }
-            let crc = try workspace.deflate(
-                range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
-                isCancelled: isCancelled, afterChunk: { _ in })
+            // Polled before every chunk: a sibling segment's failure (or
+            // cancellation) stops this one too, instead of it reading and
+            // deflating to its end for nothing. Stopped that way it is
+            // skipped, not cancelled: the file's outcome is the sibling's.
+            var stoppedBySibling = false
+            let crc: UInt32
+            do {
+                crc = try workspace.deflate(
+                    range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
+                    isCancelled: {
+                        if isCancelled() { return true }
+                        stoppedBySibling = isStopped
+                        return stoppedBySibling
+                    }, afterChunk: { _ in })
+            } catch is CancellationError where stoppedBySibling {
+                return .skipped
+            }
             return .compressed(output, crc: crc, length: Int64(range.count))
         }
     }
+
+    /// Whether the file stopped (a segment failed or was cancelled).
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// The original, opened by the first segment to get here; `nil` once the file stopped.
     private func openIfNeeded() throws(CompressionError) -> SourceFile? {
