@@ -92,4 +92,31 @@ struct FileCompressorTests {
         #expect(try scratch.listing() == ["a.txt"])
         #expect(files.current.isEmpty)
     }
+
+    @Test("an original replaced by a FIFO or a symbolic link after discovery fails at once, named, leaving nothing")
+    func replacedByNonRegularFile() throws {
+        let scratch = try Scratch()
+        let fifo = scratch.path + "/pipe.txt"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        // Without O_NONBLOCK, open() waits for a writer forever; this writer
+        // turns that hang into a plain test failure (it finds no reader otherwise).
+        Thread.detachNewThread {
+            sleep(3)
+            let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        let files = TemporaryFiles()
+        #expect(throws: CompressionError.notRegularFile) {
+            try compressor(files: files).compress(plan(scratch, "pipe.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(CompressionError.notRegularFile.description.hasPrefix("not a regular file any more"))
+
+        try scratch.file("real.txt", Sample.text(1000))
+        #expect(symlink(scratch.path + "/real.txt", scratch.path + "/link.txt") == 0)
+        #expect(throws: CompressionError.notRegularFile) {
+            try compressor(files: files).compress(plan(scratch, "link.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["link.txt", "pipe.txt", "real.txt"])
+    }
 }

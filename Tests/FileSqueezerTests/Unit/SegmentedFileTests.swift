@@ -311,6 +311,35 @@ struct SegmentedFileTests {
         }
     }
 
+    @Test("a split file replaced by a FIFO fails naming it; the other files complete")
+    func replacedByFIFO() async throws {
+        let scratch = try Scratch()
+        let data = Sample.text(6 * Self.segment + 1, seed: 14)
+        try scratch.file("a.txt", data)
+        try scratch.file("b.txt", data)
+        let files = TemporaryFiles()
+        let plans = [try plan(scratch, "a.txt"), try plan(scratch, "b.txt")]
+        try FileManager.default.removeItem(atPath: plans[0].source)
+        #expect(mkfifo(plans[0].source, 0o644) == 0)
+        // Unblocks an open() that waits for a writer (the bug), so the test fails instead of hanging.
+        let fifo = plans[0].source
+        Thread.detachNewThread {
+            sleep(3)
+            let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        let events = RecordedEvents()
+        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes)
+            .run(plans, order: [0, 1], events: events)
+        let failed = try #require(events.outcomes(of: 0).first)
+        #expect(failed.status == .failed)
+        #expect(failed.reason == CompressionError.notRegularFile.description)
+        #expect(events.outcomes(of: 1).map(\.status) == [.compressed])
+        try expectValidGzip(scratch, "b.txt", equals: data)
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt", "b.txt", "b.txt.gz"])
+    }
+
     @Test("cancelling a run stops every file; each reports once and no temporary file is left",
           arguments: [DeflatePlacement.lanes, .pool])
     func cancelledRun(_ placement: DeflatePlacement) async throws {
