@@ -119,4 +119,17 @@ struct FileCompressorTests {
         #expect(files.current.isEmpty)
         #expect(try scratch.listing() == ["link.txt", "pipe.txt", "real.txt"])
     }
+
+    @Test("a workspace goes back to the pool after success or cancellation, never after an error")
+    func workspaceAfterError() throws {
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 4096)
+        try workspaces.withWorkspace { _ in }
+        #expect(workspaces.idleCount == 1)
+        #expect(throws: CancellationError.self) { try workspaces.withWorkspace { _ in throw CancellationError() } }
+        #expect(workspaces.idleCount == 1)
+        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) {
+            try workspaces.withWorkspace { _ in throw CompressionError.zlib(status: Z_STREAM_ERROR) }
+        }
+        #expect(workspaces.idleCount == 0, "a workspace whose stream may be broken is not reused")
+    }
 }
