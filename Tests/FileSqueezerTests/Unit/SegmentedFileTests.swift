@@ -1,3 +1,4 @@
+import ConcurrencyToolkit
 import Foundation
 import Testing
 @testable import FileSqueezerCore
@@ -338,6 +339,28 @@ struct SegmentedFileTests {
         try expectValidGzip(scratch, "b.txt", equals: data)
         #expect(files.current.isEmpty)
         #expect(try scratch.listing() == ["a.txt", "b.txt", "b.txt.gz"])
+    }
+
+    @Test("a segment whose job cannot run for another reason than cancellation fails its file, named, not cancelled")
+    func executorShutDown() async throws {
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(3 * Self.segment, seed: 15))
+        try scratch.file("b.txt", Sample.text(100, seed: 16))
+        let files = TemporaryFiles()
+        let plans = [try plan(scratch, "a.txt"), try plan(scratch, "b.txt")]
+        let lanes = BlockingExecutor(width: 1, label: "squeeze-test")
+        await lanes.shutdown()
+        let events = RecordedEvents()
+        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes, executor: lanes)
+            .run(plans, order: [0, 1], events: events)
+        let reason = BlockingExecutor.ShutDownError(label: "squeeze-test", wasQueued: false).description
+        for index in plans.indices {
+            let outcomes = events.outcomes(of: index)
+            #expect(outcomes.map(\.status) == [.failed], "\(plans[index].relativePath): \(outcomes)")
+            #expect(outcomes.first?.reason == reason)
+        }
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt", "b.txt"])
     }
 
     @Test("cancelling a run stops every file; each reports once and no temporary file is left",

@@ -131,6 +131,12 @@ final class SegmentedFile: Sendable {
         if deposit(segment, .cancelled, busy: .zero) { drain() }
     }
 
+    /// Records a segment that could not run for another reason than
+    /// cancellation (its executor was shut down): the file fails with `reason`.
+    func segmentFailed(_ segment: Int, reason: String) {
+        if deposit(segment, .failed(reason), busy: .zero) { drain() }
+    }
+
     /// Reports the file cancelled if it never finished, which happens only if
     /// some segment was never handed over; a no-op otherwise.
     func finishIfAbandoned() {
