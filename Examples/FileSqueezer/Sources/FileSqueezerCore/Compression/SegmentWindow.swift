@@ -40,6 +40,11 @@ final class SegmentWindow: Sendable {
         var waits = 0
         var waiters: [Int: (index: Int, continuation: SafeContinuation<Void, any Error>)] = [:]
         var nextWaiterID = 0
+        /// Waits whose waiter is not registered yet (nor admitted, nor cancelled).
+        var registering: Set<Int> = []
+        /// Waits cancelled in that gap: their continuation already threw, so
+        /// they must not be registered (a stale waiter would be entered later).
+        var cancelledBeforeRegistering: Set<Int> = []
 
         func admits(_ index: Int, limit: Int) -> Bool { index < lowWater + limit }
 
@@ -49,10 +54,18 @@ final class SegmentWindow: Sendable {
         }
     }
 
-    init(limit: Int) {
+    /// Tests only: runs in ``enter(_:)`` when a segment must wait, after its
+    /// continuation is armed and before its waiter is registered.
+    private let beforeRegistering: (@Sendable () -> Void)?
+
+    init(limit: Int, beforeRegistering: (@Sendable () -> Void)? = nil) {
         precondition(limit >= 1, "a segment window needs room for at least one segment")
         self.limit = limit
+        self.beforeRegistering = beforeRegistering
     }
+
+    /// Segments waiting to enter (tests: none is left behind by cancellation).
+    var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// The most segments that were entered and not released at once.
     var peakOutstanding: Int { state.withLock { $0.peakOutstanding } }
@@ -78,12 +91,32 @@ final class SegmentWindow: Sendable {
         let id = state.withLock { state in
             state.waits += 1
             defer { state.nextWaiterID += 1 }
+            state.registering.insert(state.nextWaiterID)
             return state.nextWaiterID
         }
+        // Whatever happened, nothing about this wait may stay behind.
+        defer {
+            state.withLock { state in
+                state.registering.remove(id)
+                state.cancelledBeforeRegistering.remove(id)
+            }
+        }
+        let beforeRegistering = beforeRegistering
         try await withSafeThrowingContinuation(onCancel: { [self] in
-            _ = state.withLock { $0.waiters.removeValue(forKey: id) }
+            // The continuation has thrown CancellationError already. Cancelled
+            // after the continuation is armed but before the body below
+            // registers the waiter, there is nothing to remove yet: leave a
+            // note so the body does not register it.
+            state.withLock { state in
+                if state.waiters.removeValue(forKey: id) == nil, state.registering.remove(id) != nil {
+                    state.cancelledBeforeRegistering.insert(id)
+                }
+            }
         }) { (continuation: SafeContinuation<Void, any Error>) in
-            let now = state.withLock { state in
+            beforeRegistering?()
+            let now = state.withLock { state -> Bool in
+                state.registering.remove(id)
+                if state.cancelledBeforeRegistering.remove(id) != nil { return false }
                 if state.admits(index, limit: limit) {
                     state.enter(index)
                     return true
