@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Testing
 @testable import FileSqueezerCore
@@ -72,5 +73,63 @@ struct FileCompressorTests {
         _ = try compressor(force: true).compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
         #expect(try runTool("/usr/bin/gzip", ["-dc", scratch.path + "/a.txt.gz"]).output == Sample.text(1000))
         #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
+    }
+
+    @Test("a level zlib refuses is a clear zlib error, freed once (no crash), and leaves nothing")
+    func invalidLevel() throws {
+        // Before the fix the failed init freed the z_stream and then deinit
+        // ended and freed it again: a double free that aborts the process.
+        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) { try RawDeflater(level: 10) }
+        #expect(CompressionError.zlib(status: Z_STREAM_ERROR).description == "zlib error -2 (stream error)")
+
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(1000))
+        let files = TemporaryFiles()
+        let compressor = FileCompressor(level: 10, force: false, chunkSize: 4096, temporaryFiles: files)
+        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) {
+            try compressor.compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(try scratch.listing() == ["a.txt"])
+        #expect(files.current.isEmpty)
+    }
+
+    @Test("an original replaced by a FIFO or a symbolic link after discovery fails at once, named, leaving nothing")
+    func replacedByNonRegularFile() throws {
+        let scratch = try Scratch()
+        let fifo = scratch.path + "/pipe.txt"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        // Without O_NONBLOCK, open() waits for a writer forever; this writer
+        // turns that hang into a plain test failure (it finds no reader otherwise).
+        Thread.detachNewThread {
+            sleep(3)
+            let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        let files = TemporaryFiles()
+        #expect(throws: CompressionError.notRegularFile) {
+            try compressor(files: files).compress(plan(scratch, "pipe.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(CompressionError.notRegularFile.description.hasPrefix("not a regular file any more"))
+
+        try scratch.file("real.txt", Sample.text(1000))
+        #expect(symlink(scratch.path + "/real.txt", scratch.path + "/link.txt") == 0)
+        #expect(throws: CompressionError.notRegularFile) {
+            try compressor(files: files).compress(plan(scratch, "link.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        }
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["link.txt", "pipe.txt", "real.txt"])
+    }
+
+    @Test("a workspace goes back to the pool after success or cancellation, never after an error")
+    func workspaceAfterError() throws {
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 4096)
+        try workspaces.withWorkspace { _ in }
+        #expect(workspaces.idleCount == 1)
+        #expect(throws: CancellationError.self) { try workspaces.withWorkspace { _ in throw CancellationError() } }
+        #expect(workspaces.idleCount == 1)
+        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) {
+            try workspaces.withWorkspace { _ in throw CompressionError.zlib(status: Z_STREAM_ERROR) }
+        }
+        #expect(workspaces.idleCount == 0, "a workspace whose stream may be broken is not reused")
     }
 }

@@ -47,4 +47,18 @@ struct OptionsTests {
         }
         #expect(throws: UsageError(message: "--jobs needs a value")) { try Options.parse(["x", "--jobs"], defaultJobs: 1) }
     }
+
+    @Test("--help says what --jobs means for every strategy, not only for segments")
+    func jobsHelp() {
+        let lines = Options.usage.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("-j, --jobs N") }) else {
+            Issue.record("no --jobs line in the help")
+            return
+        }
+        let text = lines[start..<min(start + 3, lines.count)].joined(separator: " ")
+        #expect(text.contains("parallel: segments compressed at once"))
+        #expect(text.contains("actor: files handed to"))
+        #expect(text.contains("main-actor:"))
+        #expect(text.contains("unused"))
+    }
 }

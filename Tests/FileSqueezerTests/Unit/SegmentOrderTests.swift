@@ -93,6 +93,23 @@ struct SegmentOrderTests {
         try await window.enter(2)
     }
 
+    @Test("cancelled after its continuation is armed but before it is registered, a wait leaves no stale waiter")
+    func windowCancellationBeforeRegistering() async throws {
+        // The hook lands the cancellation exactly in that gap: the task
+        // cancels itself from inside enter's continuation body.
+        let window = SegmentWindow(limit: 1, beforeRegistering: {
+            withUnsafeCurrentTask { $0?.cancel() }
+        })
+        try await window.enter(0)
+        let waiting = Task { try await window.enter(1) }
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(window.waiting == 0, "the cancelled wait registered a waiter anyway")
+        window.release(0)                                // a stale waiter would be resumed a second time here
+        window.release(1)                                // dropped, as the scheduler does
+        #expect(window.tryEnter(2))
+        #expect(window.peakOutstanding == 1)
+    }
+
     @Test("many segments finishing in random order never exceed the window", arguments: [1, 2, 4])
     func windowBoundUnderLoad(limit: Int) async throws {
         let window = SegmentWindow(limit: limit)

@@ -1,3 +1,4 @@
+import ConcurrencyToolkit
 import Foundation
 import Testing
 @testable import FileSqueezerCore
@@ -23,6 +24,24 @@ final class RecordedEvents: CompressionEvents {
     func progress(of file: Int) -> [Step] { steps.withLock { $0[file] ?? [] } }
     func outcomes(of file: Int) -> [FileOutcome] { outcomes.withLock { $0[file] ?? [] } }
     var anyProgress: Bool { steps.withLock { !$0.isEmpty } }
+}
+
+/// Records like ``RecordedEvents`` and then runs a hook after each progress
+/// report: a test plays another worker from inside the drainer's write.
+final class HookedEvents: CompressionEvents {
+    let recorded = RecordedEvents()
+    private let hook = Locked<(@Sendable () -> Void)?>(nil)
+
+    func onProgress(_ body: @escaping @Sendable () -> Void) { hook.withLock { $0 = body } }
+
+    func progress(file: Int, total: Int64, previous: Int64) {
+        recorded.progress(file: file, total: total, previous: previous)
+        hook.value?()
+    }
+
+    func finished(file: Int, outcome: FileOutcome, unread: Int64) {
+        recorded.finished(file: file, outcome: outcome, unread: unread)
+    }
 }
 
 /// Parallel compression in segments, driven in-process with tiny segments
@@ -75,6 +94,8 @@ struct SegmentedFileTests {
             .run(plans, order: Array(plans.indices), events: events)
 
         #expect(window.peakOutstanding <= SegmentedCompression.windowSize(jobs: jobs))
+        #expect(window.peakOutputs <= SegmentedCompression.windowSize(jobs: jobs))
+        #expect(window.outputs.live == 0)
         #expect(files.current.isEmpty)
         for (index, input) in Self.inputs.enumerated() {
             let outcomes = events.outcomes(of: index)
@@ -115,6 +136,49 @@ struct SegmentedFileTests {
         #expect(events.progress(of: 0).map(\.total) == [1, 2, 3, 4, 5].map { Int64($0 * Self.segment) } + [Int64(data.count)])
         #expect(events.outcomes(of: 0).map(\.status) == [.compressed])
         try expectValidGzip(scratch, "a.txt", equals: data)
+    }
+
+    @Test("each output is freed before its window slot: never more compressed outputs than the window")
+    func outputsWithinWindow() throws {
+        let scratch = try Scratch()
+        let data = Sample.text(8 * Self.segment + 5, seed: 13)
+        try scratch.file("a.txt", data)
+        let limit = 3
+        let window = SegmentWindow(limit: limit)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        let events = HookedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(TemporaryFiles()), events: events,
+            window: window, firstSegment: 0)
+        #expect(file.segmentCount == 9)
+        // Another worker: as soon as a write releases a slot, start every
+        // segment the window admits, while the drainer is still in its run.
+        let next = Locked(0)
+        let startAdmitted: @Sendable () -> Void = {
+            while let segment = next.withLock({ next -> Int? in
+                guard next < file.segmentCount, window.tryEnter(next) else { return nil }
+                defer { next += 1 }
+                return next
+            }) {
+                file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
+            }
+        }
+        events.onProgress(startAdmitted)
+        // Segments 0, 1, 2 fill the window; 1 and 2 finish first and wait for 0,
+        // whose job then writes all three, starting 3 and 4 as slots free up.
+        for segment in 0..<limit { #expect(window.tryEnter(segment)) }
+        next.withLock { $0 = limit }
+        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+
+        #expect(events.recorded.outcomes(of: 0).map(\.status) == [.compressed])
+        try expectValidGzip(scratch, "a.txt", equals: data)
+        #expect(window.peakOutstanding <= limit)
+        // Holding the whole run (and the depositing job's own result) until
+        // the drain ended let up to 2·limit − 1 outputs exist.
+        #expect(window.peakOutputs <= limit, "outputs alive at once: \(window.peakOutputs)")
+        #expect(window.outputs.live == 0)
     }
 
     @Test("a file that shrinks after its first segment fails naming the change, and leaves nothing")
@@ -160,6 +224,40 @@ struct SegmentedFileTests {
         let outcome = try #require(events.outcomes(of: 0).first)
         #expect(outcome.status == .failed)
         #expect(outcome.reason?.contains("(\(3 * Self.segment) bytes at the start, \(3 * Self.segment + 4) now)") == true)
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt"])
+    }
+
+    @Test("a failing segment stops its running siblings at their next chunk; they are skipped, the failure is the outcome")
+    func failureStopsRunningSiblings() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("a.txt", Sample.text(4 * Self.segment))
+        let files = TemporaryFiles()
+        let events = RecordedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files, chunk: 500), events: events,
+            window: SegmentWindow(limit: 100), firstSegment: 0)
+        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 500)
+        let shortened = 3 * Self.segment - 100
+        var polls = 0
+        // Segment 0 (9 chunks of 500 bytes) is running when segment 3 fails:
+        // the file shrank under it. Poll 1 is before segment 0 opens the file,
+        // poll 2 before its first chunk: the failure lands during that poll,
+        // so segment 0 stops right there instead of deflating all 9 chunks.
+        file.compressSegment(0, workspaces: workspaces) {
+            polls += 1
+            if polls == 2 {
+                #expect(truncate(path, off_t(shortened)) == 0)
+                file.compressSegment(3, workspaces: workspaces, isCancelled: { false })
+            }
+            return false
+        }
+        #expect(polls == 2, "segment 0 stopped at the failure, not after all 9 chunks")
+        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
+        let outcomes = events.outcomes(of: 0)
+        #expect(outcomes.map(\.status) == [.failed], "stopped siblings do not make the file cancelled")
+        #expect(outcomes.first?.reason == CompressionError.changedSize(expected: Int64(4 * Self.segment), actual: Int64(shortened)).description)
         #expect(files.current.isEmpty)
         #expect(try scratch.listing() == ["a.txt"])
     }
@@ -212,6 +310,57 @@ struct SegmentedFileTests {
             #expect(files.current.isEmpty)
             #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
         }
+    }
+
+    @Test("a split file replaced by a FIFO fails naming it; the other files complete")
+    func replacedByFIFO() async throws {
+        let scratch = try Scratch()
+        let data = Sample.text(6 * Self.segment + 1, seed: 14)
+        try scratch.file("a.txt", data)
+        try scratch.file("b.txt", data)
+        let files = TemporaryFiles()
+        let plans = [try plan(scratch, "a.txt"), try plan(scratch, "b.txt")]
+        try FileManager.default.removeItem(atPath: plans[0].source)
+        #expect(mkfifo(plans[0].source, 0o644) == 0)
+        // Unblocks an open() that waits for a writer (the bug), so the test fails instead of hanging.
+        let fifo = plans[0].source
+        Thread.detachNewThread {
+            sleep(3)
+            let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        let events = RecordedEvents()
+        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes)
+            .run(plans, order: [0, 1], events: events)
+        let failed = try #require(events.outcomes(of: 0).first)
+        #expect(failed.status == .failed)
+        #expect(failed.reason == CompressionError.notRegularFile.description)
+        #expect(events.outcomes(of: 1).map(\.status) == [.compressed])
+        try expectValidGzip(scratch, "b.txt", equals: data)
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt", "b.txt", "b.txt.gz"])
+    }
+
+    @Test("a segment whose job cannot run for another reason than cancellation fails its file, named, not cancelled")
+    func executorShutDown() async throws {
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(3 * Self.segment, seed: 15))
+        try scratch.file("b.txt", Sample.text(100, seed: 16))
+        let files = TemporaryFiles()
+        let plans = [try plan(scratch, "a.txt"), try plan(scratch, "b.txt")]
+        let lanes = BlockingExecutor(width: 1, label: "squeeze-test")
+        await lanes.shutdown()
+        let events = RecordedEvents()
+        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes, executor: lanes)
+            .run(plans, order: [0, 1], events: events)
+        let reason = BlockingExecutor.ShutDownError(label: "squeeze-test", wasQueued: false).description
+        for index in plans.indices {
+            let outcomes = events.outcomes(of: index)
+            #expect(outcomes.map(\.status) == [.failed], "\(plans[index].relativePath): \(outcomes)")
+            #expect(outcomes.first?.reason == reason)
+        }
+        #expect(files.current.isEmpty)
+        #expect(try scratch.listing() == ["a.txt", "b.txt"])
     }
 
     @Test("cancelling a run stops every file; each reports once and no temporary file is left",

@@ -129,7 +129,9 @@ extension Options {
         writing NAME.gz beside each original. Originals are never changed.
 
         OPTIONS:
-          -j, --jobs N          segments compressed at once (default: active processor count)
+          -j, --jobs N          parallel: segments compressed at once; actor: files handed to
+                                the actor at once (it compresses one at a time); main-actor:
+                                unused (default: active processor count)
               --level 1-9       compression level (default 6)
               --segment-kib N   split files larger than N KiB into N KiB segments, compressed
                                 in parallel into one gzip member, like pigz's -b (default 1024)

@@ -1,3 +1,4 @@
+import CZlib
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,6 +11,9 @@ enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
     case system(action: String, errno: Int32)
     /// The file disappeared between discovery and compression.
     case vanished
+    /// The path no longer names a regular file (it was replaced by a FIFO,
+    /// device, folder or symbolic link after discovery); it is left alone.
+    case notRegularFile
     /// The file's size differs from the size seen when the run started.
     case changedSize(expected: Int64, actual: Int64)
     /// The destination `.gz` exists and `--force` was not given.
@@ -23,12 +27,15 @@ enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(action): \(String(cString: strerror(code)))"
         case .vanished:
             "the file vanished during the run"
+        case .notRegularFile:
+            "not a regular file any more (replaced during the run); left alone"
         case .changedSize(let expected, let actual):
             "the file changed size during the run (\(expected) bytes at the start, \(actual) now); its .gz was not kept"
         case .destinationExists(let path):
             "\(path) already exists; left untouched (use --force to overwrite)"
         case .zlib(let status):
-            "zlib error \(status)"
+            // zError names the status ("stream error" for bad settings such as a level of 10).
+            "zlib error \(status) (\(String(cString: zError(status))))"
         }
     }
 }

@@ -94,9 +94,24 @@ final class DeflateWorkspaces: Sendable {
         self.chunkSize = chunkSize
     }
 
+    /// Runs `body` with an idle workspace (or a new one). The workspace goes
+    /// back to the pool when `body` returns or throws `CancellationError`
+    /// (the next ``DeflateWorkspace/deflate(_:of:ending:into:isCancelled:afterChunk:)``
+    /// resets its stream); after any other error, zlib's state may be broken,
+    /// so it is dropped and a later job makes a fresh one.
     func withWorkspace<Result>(_ body: (DeflateWorkspace) throws -> Result) throws -> Result {
         let workspace = try idle.withLock { $0.popLast() } ?? DeflateWorkspace(level: level, chunkSize: chunkSize)
-        defer { idle.withLock { $0.append(workspace) } }
-        return try body(workspace)
+        let result: Result
+        do {
+            result = try body(workspace)
+        } catch let error as CancellationError {
+            idle.withLock { $0.append(workspace) }
+            throw error
+        }
+        idle.withLock { $0.append(workspace) }
+        return result
     }
+
+    /// Workspaces waiting to be reused.
+    var idleCount: Int { idle.withLock { $0.count } }
 }

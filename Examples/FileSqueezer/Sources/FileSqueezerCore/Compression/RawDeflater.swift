@@ -37,15 +37,23 @@ final class RawDeflater {
     private let stream: UnsafeMutablePointer<z_stream>
 
     /// - Parameter level: 1 (fastest) to 9 (smallest).
+    /// - Throws: ``CompressionError/zlib(status:)`` if zlib refuses the
+    ///   settings (a level outside 0...9 is `Z_STREAM_ERROR`).
     init(level: Int) throws(CompressionError) {
-        self.level = level
-        stream = .allocate(capacity: 1)
+        // zlib is set up on a local pointer, and the stored properties are
+        // assigned only once it succeeded: a class whose init throws after
+        // every stored property is set still runs `deinit`, which would end
+        // and free the stream a second time.
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        let status = czlib_deflate_init_raw(stream, Int32(level))
+        let status = czlib_deflate_init_raw(stream, Int32(clamping: level))
         guard status == Z_OK else {
+            stream.deinitialize(count: 1)
             stream.deallocate()
             throw CompressionError.zlib(status: status)
         }
+        self.level = level
+        self.stream = stream
     }
 
     deinit {
@@ -114,13 +122,20 @@ final class ByteBuffer: @unchecked Sendable {
     private var storage: UnsafeMutableRawPointer
     /// Bytes in use, from the start.
     var count = 0
+    /// Counts this buffer while it exists (a segment's output, see ``SegmentWindow/peakOutputs``).
+    private let counted: LiveCount?
 
-    init(capacity: Int) {
+    init(capacity: Int, counted: LiveCount? = nil) {
         self.capacity = max(capacity, 64)
         storage = .allocate(byteCount: self.capacity, alignment: 16)
+        self.counted = counted
+        counted?.increment()
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        counted?.decrement()
+    }
 
     /// The bytes in use.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
@@ -151,4 +166,31 @@ final class ByteBuffer: @unchecked Sendable {
 
     /// Forgets the bytes, keeping the capacity.
     func removeAll() { count = 0 }
+}
+
+/// How many of something exist now, and the most that existed at once:
+/// lets tests check a memory bound on the objects themselves.
+///
+/// ```swift
+/// let outputs = LiveCount()
+/// let buffer = ByteBuffer(capacity: 1 << 20, counted: outputs)   // outputs.live == 1
+/// ```
+final class LiveCount: Sendable {
+    private let counts = VisibleMutex((live: 0, peak: 0))
+
+    init() {}
+
+    var live: Int { counts.withLock { $0.live } }
+    var peak: Int { counts.withLock { $0.peak } }
+
+    func increment() {
+        counts.withLock { counts in
+            counts.live += 1
+            counts.peak = max(counts.peak, counts.live)
+        }
+    }
+
+    func decrement() {
+        counts.withLock { $0.live -= 1 }
+    }
 }

@@ -37,7 +37,9 @@ protocol CompressionEvents: Sendable {
 /// - **Order and memory.** Segments finish in any order. Each one's output is
 ///   handed to a ``SegmentReorderBuffer``; one thread at a time writes the
 ///   ready run in order and releases those segments from the run's
-///   ``SegmentWindow``, which bounds how many compressed segments exist at once.
+///   ``SegmentWindow``, which bounds how many compressed segments exist at
+///   once: each output is dropped before its segment is released, and no
+///   job keeps a reference to its own output once it has handed it over.
 /// - **Lifecycle.** The first segment to run opens the original and the
 ///   temporary output (``FileCompressor/begin(_:)``). Segment 0's output
 ///   starts with the gzip header; the last one's ends with the trailer. After
@@ -46,8 +48,9 @@ protocol CompressionEvents: Sendable {
 ///   queued on `finishes` for that (its rename can be slow); a one-segment
 ///   file, or any file without `finishes`, ends at once in the job that wrote
 ///   it. A failure (or a cancelled segment) stops the file:
-///   later segments are skipped, the temporary file removed, and the outcome
-///   names the failure of the earliest segment. The outcome is reported once,
+///   segments already running stop at their next chunk, later ones are
+///   skipped, the temporary file removed, and the outcome names the failure
+///   of the earliest segment. The outcome is reported once,
 ///   to `events`, with ``FileOutcome/seconds`` the time compression jobs spent
 ///   on this file, added up: its segments (opening, reading, deflating),
 ///   their writes, and its ending when a job did it. The achieved
@@ -114,20 +117,24 @@ final class SegmentedFile: Sendable {
     /// segments and finishing the file. Never throws: every ending is a result.
     func compressSegment(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) {
         let start = ContinuousClock.now
-        let result: SegmentResult
-        do {
-            result = try span(spanName(segment)) { try compress(segment, workspaces: workspaces, isCancelled: isCancelled) }
-        } catch is CancellationError {
-            result = .cancelled
-        } catch {
-            result = .failed(String(describing: error))
-        }
-        deposit(segment, result, busy: ContinuousClock.now - start)
+        // The result goes straight into the reorder buffer (a temporary, not a
+        // local): this frame must not keep its output alive while it drains,
+        // or the window's bound on compressed segments would not hold.
+        let elected = deposit(
+            segment, result(of: segment, workspaces: workspaces, isCancelled: isCancelled),
+            busy: ContinuousClock.now - start)
+        if elected { drain() }
     }
 
     /// Records a segment that never ran (its task was cancelled first).
     func segmentCancelled(_ segment: Int) {
-        deposit(segment, .cancelled, busy: .zero)
+        if deposit(segment, .cancelled, busy: .zero) { drain() }
+    }
+
+    /// Records a segment that could not run for another reason than
+    /// cancellation (its executor was shut down): the file fails with `reason`.
+    func segmentFailed(_ segment: Int, reason: String) {
+        if deposit(segment, .failed(reason), busy: .zero) { drain() }
     }
 
     /// Reports the file cancelled if it never finished, which happens only if
@@ -149,19 +156,46 @@ final class SegmentedFile: Sendable {
         segmentCount == 1 ? "compress \(plan.relativePath)" : "compress \(plan.relativePath) \(segment + 1)/\(segmentCount)"
     }
 
+    private func result(of segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) -> SegmentResult {
+        do {
+            return try span(spanName(segment)) { try compress(segment, workspaces: workspaces, isCancelled: isCancelled) }
+        } catch is CancellationError {
+            return .cancelled
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+
     private func compress(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) throws -> SegmentResult {
         if isCancelled() { throw CancellationError() }
         guard let source = try openIfNeeded() else { return .skipped }
         let range = compressor.segmentRange(segment, ofSize: plan.size)
         return try workspaces.withWorkspace { workspace in
-            let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64)
+            let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64, counted: window.outputs)
             if segment == 0 { GzipFormat.header(level: compressor.level).withUnsafeBytes { output.append($0) } }
-            let crc = try workspace.deflate(
-                range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
-                isCancelled: isCancelled, afterChunk: { _ in })
+            // Polled before every chunk: a sibling segment's failure (or
+            // cancellation) stops this one too, instead of it reading and
+            // deflating to its end for nothing. Stopped that way it is
+            // skipped, not cancelled: the file's outcome is the sibling's.
+            var stoppedBySibling = false
+            let crc: UInt32
+            do {
+                crc = try workspace.deflate(
+                    range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
+                    isCancelled: {
+                        if isCancelled() { return true }
+                        stoppedBySibling = isStopped
+                        return stoppedBySibling
+                    }, afterChunk: { _ in })
+            } catch is CancellationError where stoppedBySibling {
+                return .skipped
+            }
             return .compressed(output, crc: crc, length: Int64(range.count))
         }
     }
+
+    /// Whether the file stopped (a segment failed or was cancelled).
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// The original, opened by the first segment to get here; `nil` once the file stopped.
     private func openIfNeeded() throws(CompressionError) -> SourceFile? {
@@ -184,8 +218,10 @@ final class SegmentedFile: Sendable {
         }
     }
 
-    private func deposit(_ segment: Int, _ result: SegmentResult, busy: Duration) {
-        var draining = state.withLock { state in
+    /// Stores a segment's result.
+    /// - Returns: Whether the caller must now ``drain()``.
+    private func deposit(_ segment: Int, _ result: SegmentResult, busy: Duration) -> Bool {
+        state.withLock { state in
             state.busy += busy
             switch result {
             case .failed(let reason):
@@ -199,37 +235,56 @@ final class SegmentedFile: Sendable {
             }
             return state.order.insert(segment, result)
         }
-        while draining {
-            draining = drainOnce()
-        }
+    }
+
+    /// Writes ready runs until the next segment is missing (the elected drainer only).
+    private func drain() {
+        while drainOnce() {}
     }
 
     /// Writes the ready run (outside the lock), releases it from the window,
     /// and finishes the file after its last segment.
+    ///
+    /// Each segment's output is dropped before its window slot is released:
+    /// the slot lets another segment start and allocate its output, so holding
+    /// the run until the end would let up to `2·limit − 1` outputs exist.
     /// - Returns: Whether this caller is still the drainer.
     private func drainOnce() -> Bool {
-        let taken = state.withLock { state -> (run: [(index: Int, element: SegmentResult)], output: TemporaryOutput?)? in
-            guard let run = state.order.takeReady() else { return nil }
-            if state.stopped { return (run, nil) }
-            guard case .open(_, let output) = state.phase else { return (run, nil) }
-            return (run, output)
-        }
-        guard let (run, output) = taken else { return false }
-        for (segment, result) in run {
-            if let output, case .compressed(let bytes, let crc, let length) = result {
-                let start = ContinuousClock.now
-                write(segment, bytes, crc: crc, length: length, to: output)
-                let elapsed = ContinuousClock.now - start
-                state.withLock { $0.busy += elapsed }
-            }
+        // Bound straight from the call's result, so `run` is the only
+        // reference to the results: popping one drops it.
+        guard case (var run, let output)? = state.withLock({ state -> ([(index: Int, element: SegmentResult)], TemporaryOutput?)? in
+            guard let ready = state.order.takeReady() else { return nil }
+            // Reversed, so the next segment is popped off the end.
+            if state.stopped { return (Array(ready.reversed()), nil) }
+            guard case .open(_, let output) = state.phase else { return (Array(ready.reversed()), nil) }
+            return (Array(ready.reversed()), output)
+        }) else { return false }
+        let endsFile = run.first?.index == segmentCount - 1
+        while !run.isEmpty {
+            let segment = writeNext(&run, to: output)
             window.release(firstSegment + segment)
         }
-        if run.last?.index == segmentCount - 1 {
+        if endsFile {
             // A one-segment file is small: its ending costs less than the hop.
             if let finishes, segmentCount > 1 { finishes.add(self) } else { finish(inJob: true) }
             return false
         }
         return true
+    }
+
+    /// Takes the next result off the end of `run`, writes it if it is output
+    /// and the file goes on, and drops it (on return) before the caller
+    /// releases its window slot.
+    /// - Returns: The segment taken.
+    private func writeNext(_ run: inout [(index: Int, element: SegmentResult)], to output: TemporaryOutput?) -> Int {
+        let (segment, result) = run.removeLast()
+        if let output, case .compressed(let bytes, let crc, let length) = result {
+            let start = ContinuousClock.now
+            write(segment, bytes, crc: crc, length: length, to: output)
+            let elapsed = ContinuousClock.now - start
+            state.withLock { $0.busy += elapsed }
+        }
+        return segment
     }
 
     /// Only the drainer calls this, one segment at a time in order.

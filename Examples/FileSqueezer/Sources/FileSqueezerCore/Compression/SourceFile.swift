@@ -21,11 +21,20 @@ final class SourceFile: Sendable {
     /// The original's permission bits, which its `.gz` keeps (as gzip does).
     let permissions: mode_t
 
+    /// - Throws: ``CompressionError/vanished``, ``CompressionError/notRegularFile``
+    ///   (replaced by a FIFO, device, folder or symbolic link since it was
+    ///   planned), ``CompressionError/changedSize(expected:actual:)``, or a system error.
     init(_ plan: FilePlan) throws(CompressionError) {
-        let descriptor = open(plan.source, O_RDONLY | O_CLOEXEC)
+        // Discovery saw a regular file, but it may have been replaced since.
+        // O_NONBLOCK: opening a FIFO with no writer would otherwise block
+        // forever (and the segmented path opens under the file's lock).
+        // O_NOFOLLOW: a symbolic link put in its place is refused (ELOOP).
+        let descriptor = open(plan.source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             let code = errno
-            throw code == ENOENT ? CompressionError.vanished : .system(action: "cannot open", errno: code)
+            if code == ENOENT { throw CompressionError.vanished }
+            if code == ELOOP { throw CompressionError.notRegularFile }
+            throw CompressionError.system(action: "cannot open", errno: code)
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
@@ -33,6 +42,13 @@ final class SourceFile: Sendable {
             close(descriptor)
             throw CompressionError.system(action: "cannot inspect", errno: code)
         }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw CompressionError.notRegularFile
+        }
+        // Regular files ignore O_NONBLOCK; cleared anyway so reads are plainly blocking.
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         guard Int64(info.st_size) == plan.size else {
             close(descriptor)
             throw CompressionError.changedSize(expected: plan.size, actual: Int64(info.st_size))

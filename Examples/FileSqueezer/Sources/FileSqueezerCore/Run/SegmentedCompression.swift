@@ -26,11 +26,26 @@ import ConcurrencyToolkit
 ///   one more task (``FinishQueue``), so a slow rename never idles a core.
 /// - **Cancellation:** cancelling the calling task stops running segments at
 ///   their next chunk, and every later segment returns at once; each file
-///   removes its temporary file and reports `.cancelled`.
+///   removes its temporary file and reports `.cancelled`. Only
+///   `CancellationError` counts as cancellation: a segment whose job cannot
+///   run for another reason (its executor was shut down) fails its file,
+///   with that error as the reason.
 struct SegmentedCompression: Sendable {
     let compressor: FileCompressor
     let jobs: Int
     let placement: DeflatePlacement
+    /// Where `.lanes` runs the blocking work: `BlockingExecutor.shared` but in tests.
+    let executor: BlockingExecutor
+
+    init(
+        compressor: FileCompressor, jobs: Int, placement: DeflatePlacement,
+        executor: BlockingExecutor = .shared
+    ) {
+        self.compressor = compressor
+        self.jobs = jobs
+        self.placement = placement
+        self.executor = executor
+    }
 
     /// Segments that may be started and not yet written: two per job (one
     /// being compressed, one finished ahead of a slower neighbour) and two
@@ -63,6 +78,7 @@ struct SegmentedCompression: Sendable {
         }
 
         let placement = placement
+        let executor = executor
         await withTaskGroup(of: Void.self) { group in
             // Files end here, beside the compression jobs: see FinishQueue.
             group.addTask {
@@ -70,17 +86,22 @@ struct SegmentedCompression: Sendable {
                     switch placement {
                     case .lanes:
                         // Cancelled, the job never runs; the file still ends.
-                        do { try await BlockingExecutor.shared.run { file.finish() } } catch { file.finish() }
+                        do { try await executor.run { file.finish() } } catch { file.finish() }
                     case .pool:
                         file.finish()
                     }
                 }
             }
             await segments.concurrentForEach(maxConcurrency: jobs) { job in
+                // Only cancellation makes a segment "cancelled"; any other
+                // error (an executor shut down) fails its file, named.
                 do {
                     try await window.enter(job.number)
-                } catch {
+                } catch is CancellationError {
                     job.file.segmentCancelled(job.segment)
+                    return
+                } catch {
+                    job.file.segmentFailed(job.segment, reason: String(describing: error))
                     return
                 }
                 switch placement {
@@ -88,11 +109,13 @@ struct SegmentedCompression: Sendable {
                     // A blocking job on a lane thread: the cooperative pool stays
                     // free. Cancelled while queued, it never starts.
                     do {
-                        try await BlockingExecutor.shared.run { context in
+                        try await executor.run { context in
                             job.file.compressSegment(job.segment, workspaces: workspaces) { context.isCancelled }
                         }
-                    } catch {
+                    } catch is CancellationError {
                         job.file.segmentCancelled(job.segment)
+                    } catch {
+                        job.file.segmentFailed(job.segment, reason: String(describing: error))
                     }
                 case .pool:
                     job.file.compressSegment(job.segment, workspaces: workspaces) { Task.isCancelled }
