@@ -108,9 +108,11 @@ extension TimingSensitive {
                     }
                     _ = await eventually { parkings.allSatisfy(\.isParked) }
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                        DispatchQueue.global().async {
-                            let lockstep = Lockstep()
-                            DispatchQueue.concurrentPerform(iterations: 2) { side in
+                        // Two serial queues: each gets its own thread, so the two
+                        // sides really run at once (concurrentPerform may not).
+                        let lockstep = Lockstep(), group = DispatchGroup()
+                        for side in 0..<2 {
+                            DispatchQueue(label: "StressTests.race.\(side)").async(group: group) {
                                 for index in 0..<batch {
                                     // Both sides reach each index together, so the
                                     // cancellation and the resume or drop really collide.
@@ -122,8 +124,8 @@ extension TimingSensitive {
                                     }  // odd: the last copy goes here
                                 }
                             }
-                            done.resume()
                         }
+                        group.notify(queue: .global()) { done.resume() }
                     }
                     for waiter in waiters { outcomes.append(await waiter.value) }
                 }
@@ -142,13 +144,16 @@ extension TimingSensitive {
             private let first = Atomic<Int>(-1)
             private let second = Atomic<Int>(-1)
 
+            /// Waits for the other side to reach `step`; gives up after 5 s so a
+            /// starved thread makes the race weaker, never the test hang.
             func arrive(_ side: Int, at step: Int) {
+                let deadline = ContinuousClock.now + .seconds(5)
                 if side == 0 {
                     first.store(step, ordering: .releasing)
-                    while second.load(ordering: .acquiring) < step { sched_yield() }
+                    while second.load(ordering: .acquiring) < step, ContinuousClock.now < deadline { sched_yield() }
                 } else {
                     second.store(step, ordering: .releasing)
-                    while first.load(ordering: .acquiring) < step { sched_yield() }
+                    while first.load(ordering: .acquiring) < step, ContinuousClock.now < deadline { sched_yield() }
                 }
             }
         }
