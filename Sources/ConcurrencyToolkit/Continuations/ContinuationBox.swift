@@ -39,15 +39,19 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// created (almost always nil: then it costs one relaxed load at creation).
     @usableFromInline final let trace: TraceToken?
 
-    /// A pending box for a continuation that exists.
+    /// A pending box for `raw`; with `raw == nil`, an unarmed one (see
+    /// ``init(unarmedAt:timeout:)``).
     @inlinable
-    init(_ raw: UnsafeContinuation<Success, Failure>, site: ContinuationSite, timeout: Duration? = nil) {
-        self.state = Atomic(ContinuationState.pending.rawValue)
+    init(_ raw: UnsafeContinuation<Success, Failure>?, site: ContinuationSite, timeout: Duration? = nil) {
+        self.state = Atomic((raw == nil ? ContinuationState.unarmed : .pending).rawValue)
         self.rawStorage = raw
         self.site = site
         self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
         self.trace = Instrumentation.beginWait(at: site)
-        self.links = Self.links(timeout: timeout, trace: trace)
+        var links: ContinuationLinks = timeout == nil ? [] : .timed
+        if trace != nil { links.insert(.traced) }
+        if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
+        self.links = links
         super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
@@ -57,25 +61,8 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// An unarmed box, made before its continuation so that a cancellation
     /// handler can hold it from the start; ``arm(_:)`` hands it the continuation.
     @inlinable
-    init(unarmedAt site: ContinuationSite, timeout: Duration?) {
-        self.state = Atomic(ContinuationState.unarmed.rawValue)
-        self.rawStorage = nil
-        self.site = site
-        self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
-        self.trace = Instrumentation.beginWait(at: site)
-        self.links = Self.links(timeout: timeout, trace: trace)
-        super.init()
-        if links.contains(.registered) {
-            PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
-        }
-    }
-
-    @inlinable @inline(__always)
-    static func links(timeout: Duration?, trace: TraceToken?) -> ContinuationLinks {
-        var links: ContinuationLinks = timeout == nil ? [] : .timed
-        if trace != nil { links.insert(.traced) }
-        if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
-        return links
+    convenience init(unarmedAt site: ContinuationSite, timeout: Duration?) {
+        self.init(nil, site: site, timeout: timeout)
     }
 
     /// The continuation; valid once the box is pending (see `rawStorage`).
