@@ -54,6 +54,20 @@ struct SegmentedFileTests {
         FileCompressor(level: level, force: false, chunkSize: chunk, segmentSize: Self.segment, temporaryFiles: files)
     }
 
+    /// One `SegmentedFile` for `name`, driven segment by segment by the test:
+    /// a window wide enough never to wait, the temporary files and the events
+    /// it reports, and workspaces with the compressor's chunk size.
+    func oneFile(_ scratch: Scratch, _ name: String, chunk: Int = 1500) throws
+        -> (file: SegmentedFile, files: TemporaryFiles, events: RecordedEvents, workspaces: DeflateWorkspaces)
+    {
+        let files = TemporaryFiles()
+        let events = RecordedEvents()
+        let file = SegmentedFile(
+            index: 0, plan: try plan(scratch, name), compressor: compressor(files, chunk: chunk), events: events,
+            window: SegmentWindow(limit: 100), firstSegment: 0)
+        return (file, files, events, DeflateWorkspaces(level: 6, chunkSize: chunk))
+    }
+
     func plan(_ scratch: Scratch, _ name: String) throws -> FilePlan {
         let path = scratch.path + "/" + name
         let size = try (FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? -1
@@ -121,12 +135,7 @@ struct SegmentedFileTests {
         let scratch = try Scratch()
         let data = Sample.text(5 * Self.segment + 77, seed: 9)
         try scratch.file("a.txt", data)
-        let events = RecordedEvents()
-        let compressor = compressor(TemporaryFiles())
-        let file = SegmentedFile(
-            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor, events: events,
-            window: SegmentWindow(limit: 100), firstSegment: 0)
-        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        let (file, _, events, workspaces) = try oneFile(scratch, "a.txt")
         #expect(file.segmentCount == 6)
         for segment in (1..<file.segmentCount).reversed() {
             file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
@@ -185,12 +194,7 @@ struct SegmentedFileTests {
     func shrinksMidFile() throws {
         let scratch = try Scratch()
         let path = try scratch.file("a.txt", Sample.text(4 * Self.segment))
-        let files = TemporaryFiles()
-        let events = RecordedEvents()
-        let file = SegmentedFile(
-            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files), events: events,
-            window: SegmentWindow(limit: 100), firstSegment: 0)
-        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt")
         file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
         #expect(files.current.count == 1, "the temporary file exists mid-file")
         #expect(truncate(path, off_t(Self.segment + 10)) == 0)
@@ -208,12 +212,7 @@ struct SegmentedFileTests {
     func growsMidFile() throws {
         let scratch = try Scratch()
         let path = try scratch.file("a.txt", Sample.text(3 * Self.segment))
-        let files = TemporaryFiles()
-        let events = RecordedEvents()
-        let file = SegmentedFile(
-            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files), events: events,
-            window: SegmentWindow(limit: 100), firstSegment: 0)
-        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt")
         file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
         file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
         let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -232,12 +231,7 @@ struct SegmentedFileTests {
     func failureStopsRunningSiblings() throws {
         let scratch = try Scratch()
         let path = try scratch.file("a.txt", Sample.text(4 * Self.segment))
-        let files = TemporaryFiles()
-        let events = RecordedEvents()
-        let file = SegmentedFile(
-            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files, chunk: 500), events: events,
-            window: SegmentWindow(limit: 100), firstSegment: 0)
-        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 500)
+        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt", chunk: 500)
         let shortened = 3 * Self.segment - 100
         var polls = 0
         // Segment 0 (9 chunks of 500 bytes) is running when segment 3 fails:
@@ -266,12 +260,7 @@ struct SegmentedFileTests {
     func cancelledMidFile() throws {
         let scratch = try Scratch()
         try scratch.file("a.txt", Sample.text(4 * Self.segment))
-        let files = TemporaryFiles()
-        let events = RecordedEvents()
-        let file = SegmentedFile(
-            index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(files), events: events,
-            window: SegmentWindow(limit: 100), firstSegment: 0)
-        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt")
         file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
         var polls = 0
         file.compressSegment(1, workspaces: workspaces) {
