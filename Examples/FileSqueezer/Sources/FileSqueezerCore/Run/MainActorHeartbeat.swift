@@ -1,15 +1,41 @@
 /// Measures how long the main actor was unable to run anything.
 ///
+/// ```swift
+/// let heartbeat = MainActorHeartbeat()
+/// heartbeat.start()
+/// await compressEverything()
+/// print("longest main-actor stall: \(heartbeat.stop())")
+/// ```
+///
 /// A main-actor task wakes every `interval`; any extra delay before it runs
-/// is time the main actor spent on something else — a frozen display.
+/// is time the main actor spent on something else — a frozen display. The
+/// wake-up takes the ordinary way back to the main actor, through the
+/// cooperative pool (`Task.sleep` is nonisolated), so a starved pool shows
+/// up as a stall too, as it does on screen: the display's updates take that
+/// way as well.
+///
+/// **Resolution.** A stall of length `L` is reported as at least
+/// `L − interval` and at most `L` (plus scheduling noise); one shorter than
+/// `interval` may not be seen at all. The default, 16 ms, is one frame at
+/// 60 Hz and half the display's 33 ms redraw interval: a shorter stall
+/// cannot hold back a redraw the eye would miss.
+///
+/// **Cost.** Every beat wakes several threads (a pool thread to start the
+/// sleep and again to end it, Dispatch's timer thread, the main thread), and
+/// when every core is compressing, each wake-up preempts deflate. At 5 ms
+/// that took 2% of File Squeezer's CPU time with two jobs on two cores
+/// (perf: zlib's share of the samples 94.9% against 96.9% with no
+/// heartbeat); at 16 ms, 0.5%.
 @MainActor
 final class MainActorHeartbeat {
-    private let interval: Duration
+    static let defaultInterval = Duration.milliseconds(16)
+
+    let interval: Duration
     private var task: Task<Void, Never>?
     private var last = ContinuousClock.now
     private var longest = Duration.zero
 
-    init(interval: Duration = .milliseconds(5)) { self.interval = interval }
+    init(interval: Duration = defaultInterval) { self.interval = interval }
 
     func start() {
         last = .now

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import FileSqueezerCore
+
+@Suite("MainActorHeartbeat")
+@MainActor
+struct MainActorHeartbeatTests {
+    /// The promise in the type's documentation: a stall of `L` is reported as
+    /// at least `L − interval`. Only the lower bound is checked: other tests
+    /// may keep the main actor busy too, which can only make the stall longer.
+    @Test("a main actor blocked for 300 ms is reported as a stall of at least 300 ms minus one interval")
+    func blockedMainActor() async throws {
+        let heartbeat = MainActorHeartbeat()
+        heartbeat.start()
+        // Let it beat at least once, so the stall below starts mid-interval at worst.
+        try await Task.sleep(for: heartbeat.interval * 3)
+        let blocked = Duration.milliseconds(300)
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < blocked {
+            usleep(1_000)  // holds the main actor: this is a synchronous stretch of a main-actor test
+        }
+        try await Task.sleep(for: heartbeat.interval * 3)
+        let stall = heartbeat.stop()
+        #expect(stall >= blocked - heartbeat.interval, "stall \(stall)")
+    }
+
+    @Test("a stall still under way when it stops counts: nothing beat since")
+    func stallUnderWayAtStop() async throws {
+        let heartbeat = MainActorHeartbeat()
+        heartbeat.start()
+        try await Task.sleep(for: heartbeat.interval * 3)
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .milliseconds(200) { usleep(1_000) }
+        #expect(heartbeat.stop() >= .milliseconds(200) - heartbeat.interval)
+    }
+}
