@@ -9,6 +9,7 @@
 # Environment:
 #   FILE_SQUEEZER=/path/to/file-squeezer   use this binary instead of building one
 #   RUNS=5                                 hyperfine runs per command
+#   ROUNDS=10                              interleaved rounds (file-squeezer and pigz)
 #   JOBS=2                                 --jobs for file-squeezer, -p for pigz
 #
 # Needs hyperfine, pigz and GNU time (installed with apt-get when missing and
@@ -18,6 +19,7 @@ set -euo pipefail
 
 megabytes=${1:-150}
 runs=${RUNS:-5}
+rounds=${ROUNDS:-10}
 jobs=${JOBS:-2}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -59,6 +61,35 @@ hyperfine --warmup 1 --runs "$runs" -N --export-json "$work/times.json" --style 
     -n "pigz -6 -p $jobs" "pigz -6 -p $jobs -k -f $files" \
     -n "gzip -6 (sequential)" "gzip -6 -k -f $files" >&2
 
+# The same two commands interleaved. hyperfine times every run of one command
+# before the next, and this machine's speed drifts by up to ±10% within a
+# minute (the same command: 3.1 s, then 3.8 s), so one command's block can
+# land in a slow stretch. Here each round runs both, the order flipped every
+# round, and the verdict is the median of the per-round ratios: drift slower
+# than a round cancels out.
+python3 - "$rounds" "$work/rounds.json" \
+    "$bin --jobs $jobs --level 6 --quiet --force --output $work/out $work/in" \
+    "pigz -6 -p $jobs -k -f $files" <<'PY' >&2
+import json, resource, subprocess, sys, time
+rounds, out, squeezer, pigz = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+def timed(command):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"wall": wall, "user": after.ru_utime - before.ru_utime, "sys": after.ru_stime - before.ru_stime}
+results = []
+for number in range(rounds):
+    order = [("squeezer", squeezer), ("pigz", pigz)]
+    if number % 2: order.reverse()
+    result = {name: timed(command) for name, command in order}
+    results.append(result)
+    print(f"round {number + 1}/{rounds}: file-squeezer {result['squeezer']['wall']:.3f} s, "
+          f"pigz {result['pigz']['wall']:.3f} s", file=sys.stderr)
+json.dump(results, open(out, "w"))
+PY
+
 # Peak resident memory, from GNU time's "Maximum resident set size" (KiB).
 peak_kib() {
     /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }'
@@ -88,9 +119,10 @@ single_file() {  # $1 = small|big
 read -r small_squeezer small_pigz small_gzip < <(single_file small)
 read -r big_squeezer big_pigz big_gzip < <(single_file big)
 
-python3 - "$work/times.json" <<PY
-import json, sys
+python3 - "$work/times.json" "$work/rounds.json" <<PY
+import json, statistics, sys
 results = json.load(open(sys.argv[1]))["results"]
+rounds = json.load(open(sys.argv[2]))
 by_name = {r["command"]: r for r in results}
 pigz = next(r for r in results if r["command"].startswith("pigz"))
 gzip = next(r for r in results if r["command"].startswith("gzip"))
@@ -99,8 +131,23 @@ print()
 print("| command | mean ± σ (s) | min (s) | time vs pigz -p $jobs | speed-up vs gzip |")
 print("|---|---|---|---|---|")
 for r in results:
-    print(f"| \`{r['command']}\` | {r['mean']:.2f} ± {r['stddev']:.2f} | {r['min']:.2f} "
+    print(f"| \`{r['command']}\` | {r['mean']:.2f} ± {r['stddev'] or 0:.2f} | {r['min']:.2f} "
           f"| {r['mean'] / pigz['mean']:.2f}x | {gzip['mean'] / r['mean']:.2f}x |")
+print()
+print(f"Interleaved: {len(rounds)} rounds, file-squeezer and pigz -p $jobs in each, the order flipped every round.")
+print()
+print("| command | wall median (s) | wall mean (s) | user mean (s) | sys mean (s) |")
+print("|---|---|---|---|---|")
+for key, name in (("squeezer", "file-squeezer --jobs $jobs --level 6"), ("pigz", "pigz -6 -p $jobs")):
+    walls = [r[key]["wall"] for r in rounds]
+    print(f"| \`{name}\` | {statistics.median(walls):.3f} | {statistics.mean(walls):.3f} "
+          f"| {statistics.mean(r[key]['user'] for r in rounds):.2f} | {statistics.mean(r[key]['sys'] for r in rounds):.2f} |")
+ratios = sorted(r["squeezer"]["wall"] / r["pigz"]["wall"] for r in rounds)
+faster = sum(1 for ratio in ratios if ratio < 1)
+print()
+print(f"file-squeezer ÷ pigz per round: **median {statistics.median(ratios):.3f}x**, "
+      f"mean {statistics.mean(ratios):.3f}x, range {ratios[0]:.3f}x–{ratios[-1]:.3f}x; "
+      f"faster in {faster} of {len(ratios)} rounds.")
 print()
 mib = lambda kib: f"{int(kib) / 1024:.1f}"
 print("Peak resident memory (MiB), /usr/bin/time -v:")
