@@ -340,7 +340,7 @@ struct SegmentedFileTests {
         let lanes = BlockingExecutor(width: 1, label: "squeeze-test")
         await lanes.shutdown()
         let events = RecordedEvents()
-        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes, executor: lanes)
+        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes, lanes: lanes)
             .run(plans, order: [0, 1], events: events)
         let reason = BlockingExecutor.ShutDownError(label: "squeeze-test", wasQueued: false).description
         for index in plans.indices {
