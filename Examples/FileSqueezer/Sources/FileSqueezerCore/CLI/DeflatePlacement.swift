@@ -8,8 +8,10 @@
 /// Both honour cancellation at the next chunk (`.lanes` through the job
 /// context, `.pool` through the task).
 public enum DeflatePlacement: String, CaseIterable, Sendable, Codable {
-    /// On `BlockingExecutor.shared` lanes: the cooperative pool stays free for
-    /// timers, progress hops and the log actor (the default; see the walkthrough).
+    /// On `BlockingExecutor` lanes, as many as jobs, made for the run (the
+    /// files' endings on `BlockingExecutor.shared`): the cooperative pool
+    /// stays free for timers, progress hops and the log actor (the default;
+    /// see the walkthrough).
     case lanes
     /// Directly in the tasks, on the cooperative pool: with as many jobs as
     /// cores every pool thread is blocked, and the display freezes for as
