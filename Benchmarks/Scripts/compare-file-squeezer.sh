@@ -9,7 +9,8 @@
 # Environment:
 #   FILE_SQUEEZER=/path/to/file-squeezer   use this binary instead of building one
 #   RUNS=5                                 hyperfine runs per command
-#   ROUNDS=10                              interleaved rounds (file-squeezer and pigz)
+#   ROUNDS=10                              interleaved rounds (file-squeezer and pigz;
+#                                          an even number gives each the first slot equally)
 #   JOBS=2                                 --jobs for file-squeezer, -p for pigz
 #
 # Needs hyperfine, pigz and GNU time (installed with apt-get when missing and
@@ -22,6 +23,12 @@ runs=${RUNS:-5}
 rounds=${ROUNDS:-10}
 jobs=${JOBS:-2}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+for setting in "CORPUS_MB=$megabytes" "RUNS=$runs" "ROUNDS=$rounds" "JOBS=$jobs"; do
+    if ! [[ ${setting#*=} =~ ^[1-9][0-9]*$ ]]; then
+        echo "error: ${setting%%=*} must be a positive integer, not '${setting#*=}'" >&2
+        exit 2
+    fi
+done
 
 missing=()
 command -v hyperfine >/dev/null || missing+=(hyperfine)

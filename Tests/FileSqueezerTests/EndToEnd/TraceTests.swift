@@ -59,6 +59,7 @@ extension EndToEnd {
             let spans = trace.traceEvents.filter { $0.ph == "X" && $0.name.hasPrefix("compress ") }
             let segments = sizes.reduce(0) { $0 + ($1 + 65_535) / 65_536 }
             #expect(spans.count == segments)
+            #expect(spans.allSatisfy { $0.ts != nil && $0.dur != nil }, "every span has a start and a duration")
             // Sweep the span edges in time order; an end sorts before a start at the same instant.
             let edges = spans.flatMap { span -> [(Double, Int)] in
                 guard let start = span.ts, let duration = span.dur else { return [] }
