@@ -30,12 +30,3 @@ func compressOne(
     channels.finished(file: index, outcome: outcome, unread: plan.size - read)
     return outcome
 }
-
-extension FileOutcome {
-    /// A file whose job was cancelled before it started.
-    static func cancelled(_ plan: FilePlan) -> FileOutcome {
-        FileOutcome(
-            path: plan.relativePath, destination: plan.destination, status: .cancelled,
-            reason: nil, bytesIn: plan.size, bytesOut: 0, seconds: 0)
-    }
-}
