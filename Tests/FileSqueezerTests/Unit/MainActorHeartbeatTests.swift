@@ -5,6 +5,13 @@ import Testing
 @Suite("MainActorHeartbeat")
 @MainActor
 struct MainActorHeartbeatTests {
+    /// Keeps the main actor from running anything else for `duration`: a
+    /// synchronous stretch of a main-actor test.
+    func holdMainActor(for duration: Duration) {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < duration { usleep(1_000) }
+    }
+
     /// The promise in the type's documentation: a stall of `L` is reported as
     /// at least `L − interval`. Only the lower bound is checked: other tests
     /// may keep the main actor busy too, which can only make the stall longer.
@@ -15,10 +22,7 @@ struct MainActorHeartbeatTests {
         // Let it beat at least once, so the stall below starts mid-interval at worst.
         try await Task.sleep(for: heartbeat.interval * 3)
         let blocked = Duration.milliseconds(300)
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < blocked {
-            usleep(1_000)  // holds the main actor: this is a synchronous stretch of a main-actor test
-        }
+        holdMainActor(for: blocked)
         try await Task.sleep(for: heartbeat.interval * 3)
         let stall = heartbeat.stop()
         #expect(stall >= blocked - heartbeat.interval, "stall \(stall)")
@@ -29,8 +33,7 @@ struct MainActorHeartbeatTests {
         let heartbeat = MainActorHeartbeat()
         heartbeat.start()
         try await Task.sleep(for: heartbeat.interval * 3)
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < .milliseconds(200) { usleep(1_000) }
+        holdMainActor(for: .milliseconds(200))
         #expect(heartbeat.stop() >= .milliseconds(200) - heartbeat.interval)
     }
 }
