@@ -29,7 +29,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// Never nil once the box is pending. Unchecked exclusivity: the state CAS
     /// orders the one write before every read.
     @exclusivity(unchecked) @usableFromInline final var rawStorage: UnsafeContinuation<Success, Failure>?
-    @usableFromInline final let site: ContinuationSite
+    @usableFromInline final let site: CallSite
     /// The scoped handler in effect at creation (nil: the process-wide one).
     @usableFromInline final let scope: ContinuationMisuseHandler?
     /// Who else must hear when this box finishes. Empty on the plain path, so
@@ -42,7 +42,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// A pending box for `raw`; with `raw == nil`, an unarmed one (see
     /// ``init(unarmedAt:timeout:)``).
     @inlinable
-    init(_ raw: UnsafeContinuation<Success, Failure>?, site: ContinuationSite, timeout: Duration? = nil) {
+    init(_ raw: UnsafeContinuation<Success, Failure>?, site: CallSite, timeout: Duration? = nil) {
         self.state = Atomic((raw == nil ? ContinuationState.unarmed : .pending).rawValue)
         self.rawStorage = raw
         self.site = site
@@ -61,7 +61,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// An unarmed box, made before its continuation so that a cancellation
     /// handler can hold it from the start; ``arm(_:)`` hands it the continuation.
     @inlinable
-    convenience init(unarmedAt site: ContinuationSite, timeout: Duration?) {
+    convenience init(unarmedAt site: CallSite, timeout: Duration?) {
         self.init(nil, site: site, timeout: timeout)
     }
 
@@ -132,7 +132,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     /// Resumes the waiter with `result` if this call wins; otherwise reports or drops.
     @inlinable @inline(__always)
-    final func resume(with result: sending Result<Success, Failure>, at resumeSite: @autoclosure () -> ContinuationSite)
+    final func resume(with result: sending Result<Success, Failure>, at resumeSite: @autoclosure () -> CallSite)
         -> Bool
     {
         switch transition(.resume) {
@@ -148,7 +148,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     }
 
     @usableFromInline @inline(never)
-    final func reportExtraResume(at resumeSite: ContinuationSite) {
+    final func reportExtraResume(at resumeSite: CallSite) {
         let misuse = ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite)
         trace?.emit(.continuationMisused(misuse))
         ContinuationMisuseHandler.deliver(misuse, to: scope)

@@ -39,14 +39,14 @@ public struct ContinuationMisuse: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// logger.error("continuation from \(misuse.creationSite.fileID):\(misuse.creationSite.line) misused")
     /// ```
-    public var creationSite: ContinuationSite
+    public var creationSite: CallSite
     /// For ``Kind/resumedMoreThanOnce``: where the extra `resume` was called.
     /// `nil` for ``Kind/leaked``.
     ///
     /// ```swift
     /// if let extra = misuse.resumeSite { print("second resume at \(extra)") }
     /// ```
-    public var resumeSite: ContinuationSite?
+    public var resumeSite: CallSite?
 
     /// Creates a report. The toolkit creates these; tests may build their own
     /// to compare against:
@@ -54,7 +54,7 @@ public struct ContinuationMisuse: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// #expect(misuses.map(\.kind) == [.resumedMoreThanOnce])
     /// ```
-    public init(kind: Kind, creationSite: ContinuationSite, resumeSite: ContinuationSite? = nil) {
+    public init(kind: Kind, creationSite: CallSite, resumeSite: CallSite? = nil) {
         self.kind = kind
         self.creationSite = creationSite
         self.resumeSite = resumeSite

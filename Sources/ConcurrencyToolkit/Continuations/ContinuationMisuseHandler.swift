@@ -161,15 +161,3 @@ public func withContinuationMisuseHandler<Result>(
     return try await ContinuationMisuseHandler.$scoped.withValue(
         handler, operation: operation, isolation: isolation)
 }
-
-func writeToStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var rest = UnsafeRawBufferPointer(bytes)
-        while !rest.isEmpty {
-            let written = write(2, rest.baseAddress, rest.count)
-            if written <= 0 { return }
-            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-        }
-    }
-}

@@ -5,7 +5,7 @@ extension Instrumentation {
     /// Called by every box's (inlinable) `init`, in the waiting task: one
     /// relaxed load and a branch when no recording is active anywhere.
     @usableFromInline
-    static func beginWait(at site: ContinuationSite) -> TraceToken? {
+    static func beginWait(at site: CallSite) -> TraceToken? {
         begin(.continuationCreated(site: site))
     }
 

@@ -7,7 +7,7 @@ final class FallbackContinuationBox<Success>: ContinuationBox<Success, Never>, @
     @usableFromInline let fallback: Success
 
     @inlinable
-    init(_ raw: UnsafeContinuation<Success, Never>, ifLeaked fallback: consuming Success, site: ContinuationSite) {
+    init(_ raw: UnsafeContinuation<Success, Never>, ifLeaked fallback: consuming Success, site: CallSite) {
         self.fallback = fallback
         super.init(raw, site: site)
     }

@@ -12,7 +12,7 @@ public struct PendingContinuation: Sendable, Equatable, CustomStringConvertible 
     /// ```swift
     /// let bySite = Dictionary(grouping: snapshot.pending, by: \.site)
     /// ```
-    public var site: ContinuationSite
+    public var site: CallSite
     /// How long it has been waiting when the snapshot was taken.
     ///
     /// ```swift
@@ -35,9 +35,9 @@ public struct PendingContinuation: Sendable, Equatable, CustomStringConvertible 
     /// Creates an entry; the toolkit creates these for snapshots.
     ///
     /// ```swift
-    /// let entry = PendingContinuation(site: ContinuationSite(), age: .seconds(2), priority: .medium)
+    /// let entry = PendingContinuation(site: CallSite(), age: .seconds(2), priority: .medium)
     /// ```
-    public init(site: ContinuationSite, age: Duration, priority: TaskPriority, timeout: Duration? = nil) {
+    public init(site: CallSite, age: Duration, priority: TaskPriority, timeout: Duration? = nil) {
         self.site = site
         self.age = age
         self.priority = priority

@@ -103,7 +103,7 @@ public enum PendingContinuations {
     // MARK: - Storage
 
     struct Registration: Sendable {
-        let site: ContinuationSite
+        let site: CallSite
         let created: ContinuousClock.Instant
         let priority: TaskPriority
         let timeout: Duration?
@@ -135,7 +135,7 @@ public enum PendingContinuations {
     }
 
     @usableFromInline
-    static func register(_ id: ObjectIdentifier, site: ContinuationSite, timeout: Duration?) {
+    static func register(_ id: ObjectIdentifier, site: CallSite, timeout: Duration?) {
         let registration = Registration(
             site: site, created: .now, priority: Task.currentPriority, timeout: timeout)
         registry.withLock { $0[id] = registration }

@@ -51,7 +51,7 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
         returning value: sending Success,
         function: String = #function, fileID: String = #fileID, line: Int = #line
     ) -> Bool {
-        box.resume(with: .success(value), at: ContinuationSite(function: function, fileID: fileID, line: line))
+        box.resume(with: .success(value), at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Resumes the waiter by throwing `error`, if nothing resumed it before.
@@ -66,7 +66,7 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
         throwing error: Failure,
         function: String = #function, fileID: String = #fileID, line: Int = #line
     ) -> Bool {
-        box.resume(with: .failure(error), at: ContinuationSite(function: function, fileID: fileID, line: line))
+        box.resume(with: .failure(error), at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Resumes the waiter with the value or error in `result`, if nothing resumed it before.
@@ -81,7 +81,7 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
         with result: sending Result<Success, Failure>,
         function: String = #function, fileID: String = #fileID, line: Int = #line
     ) -> Bool {
-        box.resume(with: result, at: ContinuationSite(function: function, fileID: fileID, line: line))
+        box.resume(with: result, at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Where this continuation was created.
@@ -89,7 +89,7 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// ```swift
     /// logger.debug("waiting for callback at \(continuation.creationSite)")
     /// ```
-    public var creationSite: ContinuationSite { box.site }
+    public var creationSite: CallSite { box.site }
 }
 
 extension SafeContinuation where Success == Void {
@@ -102,7 +102,7 @@ extension SafeContinuation where Success == Void {
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
     @inlinable @discardableResult
     public func resume(function: String = #function, fileID: String = #fileID, line: Int = #line) -> Bool {
-        box.resume(with: .success(()), at: ContinuationSite(function: function, fileID: fileID, line: line))
+        box.resume(with: .success(()), at: CallSite(function: function, fileID: fileID, line: line))
     }
 }
 
@@ -121,7 +121,7 @@ extension SafeContinuation where Failure == any Error {
         with result: sending Result<Success, E>,
         function: String = #function, fileID: String = #fileID, line: Int = #line
     ) -> Bool {
-        let site = ContinuationSite(function: function, fileID: fileID, line: line)
+        let site = CallSite(function: function, fileID: fileID, line: line)
         switch consume result {
         case .success(let value): return box.resume(with: .success(value), at: site)
         case .failure(let error): return box.resume(with: .failure(error), at: site)

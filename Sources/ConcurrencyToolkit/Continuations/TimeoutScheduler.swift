@@ -44,7 +44,7 @@ final class TimeoutScheduler: @unchecked Sendable {
     /// is finished or freed first.
     @usableFromInline
     func schedule(_ box: InterruptibleBox, after timeout: Duration) {
-        let deadline = TimeoutClock.now() &+ TimeoutClock.nanoseconds(timeout)
+        let deadline = MonotonicClock.now &+ MonotonicClock.nanoseconds(timeout)
         heap.withLock { heap in
             // Arming under the lock keeps arm calls in the order the heap decided them.
             if case .arm(let at) = heap.insert(Waiter(box: .passUnretained(box)), deadline: deadline) { arm(at) }
@@ -62,7 +62,7 @@ final class TimeoutScheduler: @unchecked Sendable {
 
     private func fire() {
         let resumptions = heap.withLock { heap in
-            let (due, next) = heap.timerFired(now: TimeoutClock.now())
+            let (due, next) = heap.timerFired(now: MonotonicClock.now)
             if case .arm(let at) = next { arm(at) }
             // Claim under the lock, where no due box can be freed; resume after it.
             return due.compactMap { waiter in waiter.box._withUnsafeGuaranteedRef { $0.interrupt(.timeout) } }
@@ -73,7 +73,7 @@ final class TimeoutScheduler: @unchecked Sendable {
     /// Arms the timer relative to now, so the heap's clock and Dispatch's clock
     /// need not be the same.
     private func arm(_ deadline: UInt64) {
-        let now = TimeoutClock.now()
+        let now = MonotonicClock.now
         let delay = deadline > now ? deadline - now : 0
         timer.schedule(
             deadline: .now() + .nanoseconds(Int(clamping: delay)), repeating: .never, leeway: Self.leeway)

@@ -30,7 +30,7 @@ public func withSafeContinuation<T>(
     // the box (which may resume the waiter with it from another thread) is safe.
     let fallback = UncheckedSendable(fallback)
     return await withUnsafeContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, Never>) in
-        let site = ContinuationSite(function: function, fileID: fileID, line: line)
+        let site = CallSite(function: function, fileID: fileID, line: line)
         body(SafeContinuation(FallbackContinuationBox(raw, ifLeaked: fallback.value, site: site)))
     }
 }

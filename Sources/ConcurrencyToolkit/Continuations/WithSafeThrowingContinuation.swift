@@ -59,11 +59,11 @@ public func withSafeThrowingContinuation<T>(
     guard timeout != nil || onCancel != nil else {
         // The plain path: one allocation, the box.
         return try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
-            let site = ContinuationSite(function: function, fileID: fileID, line: line)
+            let site = CallSite(function: function, fileID: fileID, line: line)
             body(SafeContinuation(ContinuationBox(raw, site: site)))
         }
     }
-    let site = ContinuationSite(function: function, fileID: fileID, line: line)
+    let site = CallSite(function: function, fileID: fileID, line: line)
     guard let onCancel else {
         return try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
             body(SafeContinuation(makeTimedBox(raw, site: site, timeout: timeout)))
@@ -113,7 +113,7 @@ public func withSafeThrowingContinuation<T>(
 /// A box with its timeout, if any, scheduled.
 @inlinable
 func makeTimedBox<T>(
-    _ raw: UnsafeContinuation<T, any Error>, site: ContinuationSite, timeout: Duration?
+    _ raw: UnsafeContinuation<T, any Error>, site: CallSite, timeout: Duration?
 ) -> ContinuationBox<T, any Error> {
     let box = ContinuationBox(raw, site: site, timeout: timeout)
     if let timeout { TimeoutScheduler.shared.schedule(box, after: timeout) }

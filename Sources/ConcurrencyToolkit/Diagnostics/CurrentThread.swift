@@ -111,13 +111,3 @@ enum CurrentThread {
     }
     #endif
 }
-
-/// Nanoseconds on a clock that never jumps (CLOCK_MONOTONIC), comparable
-/// across threads.
-enum MonotonicClock {
-    static var now: UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-    }
-}

@@ -37,7 +37,7 @@ public struct TraceEvent: Sendable, Hashable {
 
         // MARK: SafeContinuation
         /// A task suspended on a continuation created at `site`.
-        case continuationCreated(site: ContinuationSite)
+        case continuationCreated(site: CallSite)
         /// The continuation was resumed; the waiting ends here.
         case continuationResumed
         /// The continuation's timeout fired before any resume.

@@ -61,7 +61,7 @@ struct TraceTimeline {
         var details: [(key: String, value: String)]
         var placement: Placement = .detached(row: 0)
         /// For pending continuations: where they were created.
-        var site: ContinuationSite?
+        var site: CallSite?
 
         var duration: UInt64 { end &- start }
     }

@@ -4,8 +4,8 @@
 /// numbers worked out by hand rather than against their own output.
 enum SampleTraces {
     static let ms: UInt64 = 1_000_000
-    static let waitSite = ContinuationSite(function: "fetch()", fileID: "App/Fetch.swift", line: 12)
-    static let stuckSite = ContinuationSite(function: "stuck()", fileID: "App/Stuck.swift", line: 40)
+    static let waitSite = CallSite(function: "fetch()", fileID: "App/Fetch.swift", line: 12)
+    static let stuckSite = CallSite(function: "stuck()", fileID: "App/Stuck.swift", line: 40)
     static let markerName = #"scan <done> & "quoted" 'ok'"#
 
     /// main (1) submits two jobs to "io"; lanes 10 and 11 run them (1–5 ms,

@@ -6,18 +6,19 @@ import Musl
 import Darwin
 #endif
 
-/// The monotonic nanosecond clock of the timeout scheduler.
+/// The library's one clock: nanoseconds on CLOCK_MONOTONIC, which never jumps
+/// and is comparable across threads. Timeouts, traces and metrics all read it.
 ///
 /// One precise read per timed continuation (about a fifth of its cost here).
 /// A coarse clock would be cheaper but was measured lagging by more than its
 /// tick on this VM, which made deadlines fire early; a timeout must never fire
 /// before its deadline.
-enum TimeoutClock {
-    /// Now, on the monotonic clock.
-    static func now() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+enum MonotonicClock {
+    /// Now, in nanoseconds.
+    static var now: UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 
     /// `duration` in nanoseconds, clamped to 0 for negative durations and to

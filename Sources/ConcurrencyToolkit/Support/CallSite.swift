@@ -1,4 +1,6 @@
-/// A place in the source: where a continuation was created or resumed.
+/// A place in the user's source: where a continuation was created or resumed,
+/// or where code waited on the toolkit. Shared by every part of the library, so
+/// no part depends on another just to name a line.
 ///
 /// Sites are captured with default arguments (`#function`, `#fileID`, `#line`),
 /// so a report names the line a developer has to look at:
@@ -7,7 +9,7 @@
 /// let misuse: ContinuationMisuse = ...
 /// print("created at \(misuse.creationSite)")   // "Downloader/Fetch.swift:42 in fetch(_:)"
 /// ```
-public struct ContinuationSite: Sendable, Hashable, CustomStringConvertible {
+public struct CallSite: Sendable, Hashable, CustomStringConvertible {
     /// The function that contains the site, as `#function` spells it.
     ///
     /// ```swift
@@ -30,7 +32,7 @@ public struct ContinuationSite: Sendable, Hashable, CustomStringConvertible {
     /// Creates a site; usually you let the default arguments capture it.
     ///
     /// ```swift
-    /// let here = ContinuationSite()   // this very line
+    /// let here = CallSite()   // this very line
     /// ```
     @inlinable
     public init(function: String = #function, fileID: String = #fileID, line: Int = #line) {
