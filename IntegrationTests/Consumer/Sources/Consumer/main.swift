@@ -1,0 +1,5 @@
+// Each check is one part of the toolkit used the way a user writes it; a
+// failed check stops the program with a message, so CI fails.
+print("consumer (\(consumerMode)): starting")
+await checkContinuations()
+print("consumer (\(consumerMode)): all checks passed")
