@@ -93,7 +93,7 @@ extension EndToEnd {
             let run = try SqueezerProcess.collect(process, out, err)
 
             #expect(run.status == 130, "stderr: \(run.stderr)")
-            #expect(run.stdout.contains("Interrupted:"))
+            #expect(run.stdout.contains("Interrupted by SIGINT:"))
             // Cancellation is polled per 256 KiB chunk (and before each segment): well under a second even
             // at level 9 on a loaded machine (generous: 10 s).
             #expect(reaction < .seconds(10))

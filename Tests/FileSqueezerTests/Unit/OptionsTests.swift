@@ -61,4 +61,52 @@ struct OptionsTests {
         #expect(text.contains("main-actor:"))
         #expect(text.contains("unused"))
     }
+
+    @Test("gzip's spellings: -1 … -9, --fast, --best, -k/--keep, -V/--version")
+    func gzipSpellings() throws {
+        for level in 1...9 { #expect(try Options.parse(["-\(level)", "x"], defaultJobs: 1).level == level) }
+        #expect(try Options.parse(["--fast", "x"], defaultJobs: 1).level == 1)
+        #expect(try Options.parse(["--best", "x"], defaultJobs: 1).level == 9)
+        #expect(try Options.parse(["-k", "--keep", "x"], defaultJobs: 1) == Options.parse(["x"], defaultJobs: 1))
+        #expect(try Options.parse(["-V"], defaultJobs: 1).version)
+        #expect(try Options.parse(["--version"], defaultJobs: 1).version)
+    }
+
+    @Test("short flags combine as getopt does; a value ends the cluster")
+    func combinedShortFlags() throws {
+        let options = try Options.parse(["-rqf9", "-j2", "-oout", "x"], defaultJobs: 1)
+        #expect(options.recursive && options.quiet && options.force)
+        #expect(options.level == 9 && options.jobs == 2 && options.output == "out")
+        let spaced = try Options.parse(["-rj", "3", "-o", "dir", "x"], defaultJobs: 1)
+        #expect(spaced.recursive && spaced.jobs == 3 && spaced.output == "dir" && spaced.folder == "x")
+        #expect(throws: UsageError(message: "unknown option '-z' in '-rz'")) { try Options.parse(["-rz", "x"], defaultJobs: 1) }
+        #expect(throws: UsageError(message: "-j needs a value")) { try Options.parse(["x", "-rj"], defaultJobs: 1) }
+    }
+
+    @Test("=value only for options that take a value; names are never empty")
+    func strictValues() {
+        #expect(throws: UsageError(message: "--quiet takes no value (give '--quiet' alone)")) {
+            try Options.parse(["--quiet=no", "x"], defaultJobs: 1)
+        }
+        #expect(throws: UsageError(message: "--force takes no value (give '--force' alone)")) {
+            try Options.parse(["--force=yes", "x"], defaultJobs: 1)
+        }
+        #expect(throws: UsageError(message: "--output needs a name, not an empty string")) {
+            try Options.parse(["--output", "", "x"], defaultJobs: 1)
+        }
+        #expect(throws: UsageError(message: "--trace needs a name, not an empty string")) {
+            try Options.parse(["--trace=", "x"], defaultJobs: 1)
+        }
+        #expect(throws: UsageError(message: "FOLDER is empty: give the folder to compress ('.' for this one)")) {
+            try Options.parse([""], defaultJobs: 1)
+        }
+        #expect(throws: UsageError(message: "unknown option '--frob'")) { try Options.parse(["--frob=1", "x"], defaultJobs: 1) }
+    }
+
+    @Test("--help lists gzip's spellings and the exit statuses")
+    func helpText() {
+        for text in ["-1 ... -9", "--fast", "--best", "-k, --keep", "-V, --version", "-rq", "128 + N"] {
+            #expect(Options.usage.contains(text), "missing \(text)")
+        }
+    }
 }

@@ -5,5 +5,8 @@ import Glibc
 import Darwin
 #endif
 
+// First, before anything can start a thread: every thread inherits the
+// blocked signals, so an early Ctrl-C waits for the app instead of being lost.
+FileSqueezerCommand.blockSignalsBeforeAnyThreadStarts()
 // All logic lives in FileSqueezerCore, where the tests can reach it.
 exit(await FileSqueezerCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -4,25 +4,60 @@ import Foundation
 /// The whole command line tool; the `file-squeezer` executable only calls this.
 ///
 /// ```swift
+/// FileSqueezerCommand.blockSignalsBeforeAnyThreadStarts()   // first, before any thread exists
 /// exit(await FileSqueezerCommand.main(Array(CommandLine.arguments.dropFirst())))
 /// ```
 ///
-/// Returns the exit status: 0 every file compressed, 1 some file failed,
-/// 2 usage error (including a missing or non-folder FOLDER), 130 interrupted
-/// by SIGINT (work cancelled, temporary files removed, finished files kept).
+/// Returns the exit status: 0 every file compressed, 1 some file failed or
+/// standard output could not be written, 2 usage error (including a missing
+/// or non-folder FOLDER), 128 + N stopped by signal N: SIGHUP 129, SIGINT
+/// 130, SIGQUIT 131, SIGPIPE 141, SIGTERM 143 (work cancelled, temporary
+/// files removed, finished files kept).
 public enum FileSqueezerCommand {
+    /// What `--version` prints.
+    static let version = "0.1.0"
+
+    /// Blocks the signals the app handles (SIGHUP, SIGINT, SIGQUIT, SIGPIPE,
+    /// SIGTERM, SIGWINCH) in the calling thread and every thread started after
+    /// it. Call it first in `main`, before anything starts a thread: then no
+    /// signal is lost or acted on by default while the app starts, and
+    /// ``main(_:)`` takes them all on one thread.
+    ///
+    /// ```swift
+    /// FileSqueezerCommand.blockSignalsBeforeAnyThreadStarts()
+    /// ```
+    public static func blockSignalsBeforeAnyThreadStarts() {
+        StopSignals.blockBeforeAnyThreadStarts()
+    }
+
     @MainActor
     public static func main(_ arguments: [String]) async -> Int32 {
-        let interrupt = InterruptSignal()
+        let signals = StopSignals.shared
+        signals.startWatching()
+        let status = await run(arguments, signals: signals)
+        if let signal = signals.received { return 128 + signal }
+        if let failure = Terminal.outputFailure {
+            Terminal.error("file-squeezer: stdout: \(failure)\n")
+            return 1
+        }
+        return status
+    }
+
+    @MainActor
+    private static func run(_ arguments: [String], signals: StopSignals) async -> Int32 {
         let options: Options
         do {
-            options = try Options.parse(arguments, defaultJobs: ProcessInfo.processInfo.activeProcessorCount)
+            options = try Options.parse(arguments, defaultJobs: activeCores)
         } catch {
             Terminal.error("file-squeezer: \(error)\nRun 'file-squeezer --help' for usage.\n")
             return 2
         }
         if options.help {
             Terminal.out(Options.usage + "\n")
+            return 0
+        }
+        if options.version {
+            Terminal.out("file-squeezer \(version) (ConcurrencyToolkit's reference app)\n")
             return 0
         }
         if let folder = options.makeCorpus {
@@ -34,69 +69,59 @@ public enum FileSqueezerCommand {
             guard let demoFolder = makeDemoFolder(megabytes: options.corpusMegabytes) else { return 1 }
             folder = demoFolder
         }
-        let discovery: Discovery
+        var discovery: Discovery
         do {
             discovery = try discoverFiles(in: folder, recursive: options.recursive, output: options.output)
         } catch {
             Terminal.error("file-squeezer: \(error)\n")
             return 2
         }
+        let limit = JobLimit.decide(requested: options.jobs, strategy: options.strategy, cores: activeCores)
+        discovery.notes += limit.notes
         if !options.quiet {
             for note in discovery.notes { Terminal.error("file-squeezer: \(note)\n") }
         }
+        if signals.received != nil { return 1 }  // main returns 128 + N
 
         let temporaryFiles = TemporaryFiles()
-        let mode: TerminalDisplay.Mode = options.quiet || options.json ? .quiet : Terminal.isInteractive ? .live : .lines
+        signals.setCleanup { temporaryFiles.removeAll() }
+        let live = Terminal.isInteractive && Terminal.movesCursor
+        let mode: TerminalDisplay.Mode = options.quiet || options.json ? .quiet : live ? .live : .lines
+        let display = TerminalDisplay(mode: mode)
         let squeezer = Squeezer(
-            strategy: options.strategy, jobs: options.jobs,
+            strategy: options.strategy, jobs: limit.jobs,
             compressor: FileCompressor(
                 level: options.level, force: options.force, segmentSize: options.segmentKiB * 1024,
                 temporaryFiles: temporaryFiles),
-            placement: options.placement, display: TerminalDisplay(mode: mode))
+            placement: options.placement, display: display)
+        let usage = CPUUsage.start()
         let work = Task { @MainActor in
             guard options.records else { return await squeezer.run(discovery) }
             let (report, trace) = await withTraceRecording { await squeezer.run(discovery) }
             writeRecording(trace, options: options)
             return report
         }
-        interrupt.onInterrupt { work.cancel() }
-        let report = await work.value
+        signals.onStop { _ in work.cancel() }
+        signals.onResize { Task { @MainActor in display.resized() } }
+        var report = await work.value
+        report.parallelism = usage.parallelism(cores: activeCores)
+        report.signal = signals.received.map(StopSignals.name)
         // Every job removes its own temporary file; this catches any a job
         // could not reach (and is a no-op otherwise).
         temporaryFiles.removeAll()
 
         if options.json {
-            Terminal.out(json(report) + "\n")
+            Terminal.out(Summary.json(report) + "\n")
         } else {
-            Terminal.out(summary(report))
+            Terminal.out(Summary.text(report))
         }
         if options.demo, !options.json {
             Terminal.out("\nThe demo folder is \(folder) (originals and .gz side by side).\nRemove it with: rm -r \(folder)\n")
         }
-        return report.interrupted ? 130 : report.exitStatus
+        return report.exitStatus
     }
 
-    static func summary(_ report: RunReport) -> String {
-        var text = ""
-        if report.interrupted {
-            text += "Interrupted: \(report.compressed) files finished, \(report.notFinished) not; no temporary files left.\n"
-        }
-        let percent = formatDecimal(report.ratio * 100, 1)
-        text += "Squeezed \(report.compressed) files: \(formatBytes(report.bytesIn)) -> \(formatBytes(report.bytesOut)) "
-            + "(\(percent)%) in \(formatDecimal(report.wallSeconds, 2)) s\n"
-        let placement = report.strategy == .parallel ? " (deflate on \(report.placement.rawValue))" : ""
-        text += "Strategy \(report.strategy.rawValue)\(placement), \(report.jobs) jobs: parallelism \(formatDecimal(report.parallelism, 2))x, "
-            + "longest main-actor stall \(formatDecimal(report.longestMainActorStallMilliseconds, 0)) ms\n"
-        if report.failed > 0 { text += "\(report.failed) files failed (see the messages above).\n" }
-        return text
-    }
-
-    static func json(_ report: RunReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(report) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    private static var activeCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// Writes what `--trace`, `--timeline` and `--stats` asked for; a file that
     /// cannot be written is reported but does not fail the run.

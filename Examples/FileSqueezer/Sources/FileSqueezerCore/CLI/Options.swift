@@ -25,6 +25,7 @@ struct Options: Sendable, Equatable {
     /// Record the run and print the summary statistics.
     var stats = false
     var help = false
+    var version = false
 
     init(jobs: Int) { self.jobs = jobs }
 
@@ -42,73 +43,64 @@ extension Options {
     /// Parses `arguments` (without the program name).
     ///
     /// ```swift
-    /// let options = try Options.parse(["--jobs", "2", "--level", "9", "photos"], defaultJobs: 2)
+    /// let options = try Options.parse(["-rq", "-j2", "--level=9", "photos"], defaultJobs: 2)
     /// ```
     ///
-    /// Accepts `--name value` and `--name=value`. Throws ``UsageError`` for an
-    /// unknown option, a missing or out-of-range value, or a wrong number of folders.
+    /// Accepts `--name value` and `--name=value` for options that take a
+    /// value (a flag given `=value` is an error, not silently on), gzip's
+    /// spellings (`-1`…`-9`, `--fast`, `--best`, `-k`/`--keep`, `-V`/`--version`),
+    /// and short flags combined as getopt does: `-rq`, `-j2`, `-9r`, `-oDIR`.
+    /// Throws ``UsageError`` for an unknown option, a missing, empty or
+    /// out-of-range value, or a wrong number of folders (or an empty one).
     static func parse(_ arguments: [String], defaultJobs: Int) throws(UsageError) -> Options {
         var options = Options(jobs: max(1, defaultJobs))
         var remaining = arguments[...]
         var folders: [String] = []
         while let argument = remaining.popFirst() {
-            var name = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst() else { throw UsageError(message: "\(name) needs a value") }
-                return next
-            }
-            func number(in range: ClosedRange<Int>) throws(UsageError) -> Int {
-                let text = try value()
-                guard let number = Int(text), range.contains(number) else {
-                    throw UsageError(message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-                }
-                return number
-            }
-            switch name {
-            case "-h", "--help": options.help = true
-            case "--jobs", "-j": options.jobs = try number(in: 1...1024)
-            case "--level": options.level = try number(in: 1...9)
-            case "--segment-kib": options.segmentKiB = try number(in: 1...(1 << 20))
-            case "--force", "-f": options.force = true
-            case "--quiet", "-q": options.quiet = true
-            case "--json": options.json = true
-            case "--recursive", "-r": options.recursive = true
-            case "--output", "-o": options.output = try value()
-            case "--strategy":
-                let text = try value()
-                guard let strategy = Strategy(rawValue: text) else {
-                    throw UsageError(message: "--strategy must be one of \(Strategy.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-                }
-                options.strategy = strategy
-            case "--deflate-on":
-                let text = try value()
-                guard let placement = DeflatePlacement(rawValue: text) else {
-                    throw UsageError(message: "--deflate-on must be one of \(DeflatePlacement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-                }
-                options.placement = placement
-            case "--trace": options.trace = try value()
-            case "--timeline": options.timeline = try value()
-            case "--stats": options.stats = true
-            case "--demo": options.demo = true
-            case "--corpus-mb": options.corpusMegabytes = try number(in: 1...100_000)
-            case "--make-corpus": options.makeCorpus = try value()
-            case "--":
+            if argument == "--" {
                 folders.append(contentsOf: remaining)
                 remaining = []
-            default:
-                if argument.hasPrefix("-"), argument != "-" {
-                    throw UsageError(message: "unknown option '\(argument)'")
+            } else if argument.hasPrefix("--") {
+                let equals = argument.firstIndex(of: "=")
+                let name = equals.map { String(argument[..<$0]) } ?? argument
+                guard let option = Self.option(named: name) else { throw UsageError(message: "unknown option '\(name)'") }
+                if option.takesValue {
+                    let value: String
+                    if let equals { value = String(argument[argument.index(after: equals)...]) } else {
+                        guard let next = remaining.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+                        value = next
+                    }
+                    try option.apply(&options, name, value)
+                } else {
+                    guard equals == nil else { throw UsageError(message: "\(name) takes no value (give '\(name)' alone)") }
+                    try option.apply(&options, name, "")
                 }
+            } else if argument.hasPrefix("-"), argument.count > 1 {
+                // A cluster of short options: flags, then at most one that
+                // takes a value (the rest of the cluster, or the next argument).
+                var letters = argument.dropFirst()
+                while let letter = letters.popFirst() {
+                    guard let option = Self.option(short: letter) else {
+                        throw UsageError(message: "unknown option '-\(letter)'\(argument.count > 2 ? " in '\(argument)'" : "")")
+                    }
+                    let name = "-\(letter)"
+                    guard option.takesValue else {
+                        try option.apply(&options, name, String(letter))
+                        continue
+                    }
+                    let value: String
+                    if !letters.isEmpty { value = String(letters) } else {
+                        guard let next = remaining.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+                        value = next
+                    }
+                    try option.apply(&options, name, value)
+                    letters = ""
+                }
+            } else {
                 folders.append(argument)
             }
         }
-        if options.help { return options }
+        if options.help || options.version { return options }
         if options.demo || options.makeCorpus != nil {
             guard folders.isEmpty else { throw UsageError(message: "--demo and --make-corpus take no FOLDER") }
             return options
@@ -116,8 +108,85 @@ extension Options {
         guard folders.count == 1 else {
             throw UsageError(message: folders.isEmpty ? "missing FOLDER" : "give exactly one FOLDER, not \(folders.count)")
         }
+        guard !folders[0].isEmpty else { throw UsageError(message: "FOLDER is empty: give the folder to compress ('.' for this one)") }
         options.folder = folders[0]
         return options
+    }
+
+    /// One option: whether it takes a value, and what it does with it
+    /// (`name` as the user spelled it, for messages).
+    private struct Option {
+        let takesValue: Bool
+        let apply: (inout Options, _ name: String, _ value: String) throws(UsageError) -> Void
+
+        static func flag(_ set: @escaping (inout Options) -> Void) -> Option {
+            Option(takesValue: false) { options, _, _ in set(&options) }
+        }
+
+        static func number(_ range: ClosedRange<Int>, _ set: @escaping (inout Options, Int) -> Void) -> Option {
+            Option(takesValue: true) { (options, name, text) throws(UsageError) in
+                guard let number = Int(text), range.contains(number) else {
+                    throw UsageError(message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                }
+                set(&options, number)
+            }
+        }
+
+        /// A file or folder name: never empty (an empty one would silently mean ".").
+        static func path(_ set: @escaping (inout Options, String) -> Void) -> Option {
+            Option(takesValue: true) { (options, name, text) throws(UsageError) in
+                guard !text.isEmpty else { throw UsageError(message: "\(name) needs a name, not an empty string") }
+                set(&options, text)
+            }
+        }
+
+        static func choice<T: RawRepresentable & CaseIterable>(_ set: @escaping (inout Options, T) -> Void) -> Option
+        where T.RawValue == String {
+            Option(takesValue: true) { (options, name, text) throws(UsageError) in
+                guard let value = T(rawValue: text) else {
+                    throw UsageError(message: "\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+                }
+                set(&options, value)
+            }
+        }
+    }
+
+    private static func option(named name: String) -> Option? {
+        switch name {
+        case "--help": .flag { $0.help = true }
+        case "--version": .flag { $0.version = true }
+        case "--jobs": .number(1...1024) { $0.jobs = $1 }
+        case "--level": .number(1...9) { $0.level = $1 }
+        case "--fast": .flag { $0.level = 1 }
+        case "--best": .flag { $0.level = 9 }
+        case "--segment-kib": .number(1...(1 << 20)) { $0.segmentKiB = $1 }
+        case "--force": .flag { $0.force = true }
+        case "--keep": .flag { _ in }  // originals are always kept
+        case "--quiet": .flag { $0.quiet = true }
+        case "--json": .flag { $0.json = true }
+        case "--recursive": .flag { $0.recursive = true }
+        case "--output": .path { $0.output = $1 }
+        case "--strategy": .choice { $0.strategy = $1 as Strategy }
+        case "--deflate-on": .choice { $0.placement = $1 as DeflatePlacement }
+        case "--trace": .path { $0.trace = $1 }
+        case "--timeline": .path { $0.timeline = $1 }
+        case "--stats": .flag { $0.stats = true }
+        case "--demo": .flag { $0.demo = true }
+        case "--corpus-mb": .number(1...100_000) { $0.corpusMegabytes = $1 }
+        case "--make-corpus": .path { $0.makeCorpus = $1 }
+        default: nil
+        }
+    }
+
+    private static func option(short letter: Character) -> Option? {
+        if let digit = letter.wholeNumberValue, letter.isASCII, (1...9).contains(digit) {
+            return .flag { $0.level = digit }
+        }
+        let long: [Character: String] = [
+            "h": "--help", "V": "--version", "j": "--jobs", "f": "--force", "k": "--keep",
+            "q": "--quiet", "r": "--recursive", "o": "--output",
+        ]
+        return long[letter].flatMap { option(named: $0) }
     }
 
     /// The text `--help` prints.
@@ -132,7 +201,8 @@ extension Options {
           -j, --jobs N          parallel: segments compressed at once; actor: files handed to
                                 the actor at once (it compresses one at a time); main-actor:
                                 unused (default: active processor count)
-              --level 1-9       compression level (default 6)
+          -1 ... -9, --level N  compression level: -1 (or --fast) fastest, -9 (or --best)
+                                smallest (default 6)
               --segment-kib N   split files larger than N KiB into N KiB segments, compressed
                                 in parallel into one gzip member, like pigz's -b (default 1024)
           -r, --recursive       include subfolders
@@ -150,10 +220,18 @@ extension Options {
               --demo            make a demo folder in a temporary directory and squeeze it
               --corpus-mb N     size of the --demo / --make-corpus folder (default 32)
               --make-corpus DIR write the demo files into DIR and exit (for benchmarks)
+          -k, --keep            accepted for gzip's sake: originals are always kept
           -h, --help            show this help
+          -V, --version         show the version
+
+        Short options combine (-rq, -j2, -9r). Options that take a value also
+        accept --name=VALUE; --jobs above 4 per core is lowered to that, and
+        lowered further if the open-file limit (ulimit -n) is too small.
 
         Files ending in .gz, symbolic links, FIFOs and devices are skipped with a note.
-        Ctrl-C stops all work, removes temporary files and exits with status 130.
-        Exit status: 0 all files compressed, 1 some file failed, 2 usage error.
+        SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGPIPE and SIGQUIT (Ctrl-\\) stop all work,
+        remove temporary files and exit with 128 + the signal number (130 for Ctrl-C).
+        Exit status: 0 all files compressed, 1 some file failed or stdout could not
+        be written, 2 usage error, 128 + N stopped by signal N.
         """
 }

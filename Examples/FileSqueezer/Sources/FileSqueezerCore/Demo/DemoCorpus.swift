@@ -58,7 +58,7 @@ enum DemoCorpus {
             let length = Int(min(remaining, 1 << 20))
             block.removeAll(keepingCapacity: true)
             if text { appendText(to: &block, count: length, random: &random) } else { appendRandom(to: &block, count: length, random: &random) }
-            let done = block.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress!, $0.count) }
+            let done = block.withUnsafeBytes { writeBlock(descriptor, $0) }
             guard done == length else { throw WriteError(description: "\(path): cannot write: \(String(cString: strerror(errno)))") }
             remaining -= Int64(length)
         }
@@ -95,6 +95,12 @@ enum DemoCorpus {
         }
         block.removeLast(block.count - count)
     }
+}
+
+/// One `write(2)`: a free function, so the name finds libc's `write` on every
+/// platform (inside `DemoCorpus`, `write` would mean `DemoCorpus.write`).
+private func writeBlock(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    write(descriptor, bytes.baseAddress!, bytes.count)
 }
 
 /// A tiny, fast, seedable generator: the demo corpus is identical on every run.

@@ -5,24 +5,74 @@ import Darwin
 #endif
 
 /// Unbuffered writes to the standard streams (C's `stdout` is a global
-/// variable Swift 6 will not let concurrent code touch).
+/// variable Swift 6 will not let concurrent code touch), and what the
+/// terminal can do.
+///
+/// ```swift
+/// Terminal.out("Squeezed 2 files\n")
+/// if let failure = Terminal.outputFailure { Terminal.error("file-squeezer: stdout: \(failure)\n") }
+/// ```
+///
+/// A write that fails is not retried: the first failure of standard output
+/// is kept (``outputFailure``) and later writes to it are skipped, so the
+/// caller can say so and exit 1, as gzip does. A write to a closed pipe
+/// (`EPIPE`, `file-squeezer DIR | head -1`) is a SIGPIPE: it stops the run
+/// like one (``StopSignals``), whichever thread wrote.
 enum Terminal {
     static func out(_ text: String) { write(1, text) }
     static func error(_ text: String) { write(2, text) }
 
+    /// Whether standard output is a terminal.
     static var isInteractive: Bool { isatty(1) == 1 }
 
+    /// Whether the terminal moves the cursor (`ESC [ n F`, `ESC [ J`): not
+    /// when `TERM` is unset, empty, `dumb` or `unknown`, as in Emacs' shell
+    /// or a CI log that records a pseudo-terminal.
+    static var movesCursor: Bool {
+        guard let term = getenv("TERM").map({ String(cString: $0) }) else { return false }
+        return !["", "dumb", "unknown"].contains(term)
+    }
+
+    /// The terminal's size, `nil` when standard output is not a terminal
+    /// or the size is unknown (reported as 0).
+    static var size: (columns: Int, rows: Int)? {
+        var window = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
+        return (Int(window.ws_col), Int(window.ws_row))
+    }
+
+    /// The first failure of a write to standard output (`strerror`'s text),
+    /// other than a closed pipe.
+    static var outputFailure: String? { failures.withLock { $0.output } }
+
+    private static let failures = VisibleMutex<(output: String?, outputClosed: Bool)>((nil, false))
+
     private static func write(_ descriptor: Int32, _ text: String) {
+        if descriptor == 1, failures.withLock({ $0.output != nil || $0.outputClosed }) { return }
         var text = text
-        text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-                if count < 0 { if errno == EINTR { continue }; return }
-                done += count
-            }
+        let code = text.withUTF8 { writeAll(descriptor, $0) }
+        guard code != 0 else { return }
+        if code == EPIPE {
+            if descriptor == 1 { failures.withLock { $0.outputClosed = true } }
+            StopSignals.shared.deliver(SIGPIPE, fromOutside: false)
+        } else if descriptor == 1 {
+            failures.withLock { if $0.output == nil { $0.output = String(cString: strerror(code)) } }
         }
     }
+}
+
+/// Writes all of `bytes` to `descriptor`; returns 0 or the `errno` of the failed write.
+private func writeAll(_ descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    var done = 0
+    while done < bytes.count {
+        let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+        if count < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        done += count
+    }
+    return 0
 }
 
 /// "1.5 MB" style sizes (decimal units, like `ls -h --si`).

@@ -16,9 +16,12 @@ public final class TerminalDisplay {
     public enum Mode: Sendable { case live, lines, quiet }
 
     public let mode: Mode
-    private var drawnLines = 0
+    /// The display width of each line drawn last time: after a resize the
+    /// terminal may have re-wrapped them, and erasing must cover every row.
+    private var drawnWidths: [Int] = []
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private let minimumInterval = Duration.milliseconds(33)
+    private var lastState: CompressionState?
 
     public init(mode: Mode) { self.mode = mode }
 
@@ -43,8 +46,17 @@ public final class TerminalDisplay {
         draw(state)
     }
 
+    /// The terminal changed size (SIGWINCH): erase what the old size drew,
+    /// counting the rows the terminal may have re-wrapped it into, and draw
+    /// again to the new width.
+    func resized() {
+        guard mode == .live, let state = lastState, !drawnWidths.isEmpty else { return }
+        draw(state)
+    }
+
     func finish(_ state: CompressionState) {
         erase()
+        lastState = nil
     }
 
     static func line(for outcome: FileOutcome) -> String {
@@ -53,39 +65,27 @@ public final class TerminalDisplay {
     }
 
     private func draw(_ state: CompressionState) {
-        var text = eraseSequence()
-        let files = state.filesInFlight
-        for file in files {
-            text += "  \(bar(file.fraction, width: 24)) \(pad(formatDecimal(file.fraction * 100, 0), 3))%  \(file.name)\n"
-        }
-        let elapsed = (ContinuousClock.now - state.startedAt).seconds
-        let speed = elapsed > 0 ? Double(state.bytesDone) / elapsed : 0
-        let remaining = Double(state.totalBytes - state.bytesDone)
-        let eta = speed > 0 ? "\(formatDecimal(remaining / speed, 0)) s" : "-"
-        text += "\(bar(state.fractionDone, width: 24)) \(state.finishedFiles + state.failedFiles)/\(state.totalFiles) files  "
-            + "\(formatBytes(state.bytesDone)) of \(formatBytes(state.totalBytes))  \(formatBytes(Int64(speed)))/s  ETA \(eta)\n"
+        lastState = state
+        let size = Terminal.size ?? (columns: 80, rows: 24)
+        var text = eraseSequence(columns: size.columns)
+        let lines = LiveLines.render(state, columns: size.columns, rows: size.rows)
+        for line in lines { text += line.text + "\n" }
         Terminal.out(text)
-        drawnLines = files.count + 1
+        drawnWidths = lines.map(\.width)
         lastDraw = .now
     }
 
     private func erase() {
-        guard drawnLines > 0 else { return }
-        Terminal.out(eraseSequence())
+        guard !drawnWidths.isEmpty else { return }
+        Terminal.out(eraseSequence(columns: Terminal.size?.columns ?? 80))
     }
 
-    /// Moves up over the bars drawn last time and clears to the end of the screen.
-    private func eraseSequence() -> String {
-        defer { drawnLines = 0 }
-        return drawnLines > 0 ? "\u{1B}[\(drawnLines)F\u{1B}[J" : ""
-    }
-
-    private func bar(_ fraction: Double, width: Int) -> String {
-        let filled = max(0, min(width, Int(fraction * Double(width))))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
+    /// Moves up over the bars drawn last time and clears to the end of the
+    /// screen. A line of `w` columns takes `ceil(w / columns)` rows once a
+    /// terminal narrower than when it was drawn has re-wrapped it.
+    private func eraseSequence(columns: Int) -> String {
+        defer { drawnWidths = [] }
+        let rows = drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / max(1, columns)) }
+        return rows > 0 ? "\u{1B}[\(rows)F\u{1B}[J" : ""
     }
 }

@@ -21,15 +21,21 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// Compressed size over original size (0.25 means four times smaller).
     public var ratio: Double
     public var wallSeconds: Double
-    /// Sum of per-file compression times over wall time: 1 is sequential.
+    /// How many cores the run kept busy: 1 is sequential. `file-squeezer`
+    /// measures it as the process's CPU time over the wall time, so it never
+    /// exceeds the core count however many jobs wait for a core;
+    /// ``Squeezer/run(_:)`` alone gives the sum of per-file compression
+    /// times over wall time, which counts such waiting too.
     public var parallelism: Double
     /// Longest time the main actor could not run anything, in milliseconds.
     public var longestMainActorStallMilliseconds: Double
     public var interrupted: Bool
+    /// The signal that stopped the run ("SIGINT", "SIGTERM", ...), if one did.
+    public var signal: String? = nil
     public var notes: [String]
     public var files: [FileOutcome]
 
-    /// 0: every file compressed; 1: some file failed (interrupts use 130, set by the caller).
+    /// 0: every file compressed; 1: some file failed (a signal N makes it 128 + N, set by the caller).
     public var exitStatus: Int32 { failed > 0 ? 1 : 0 }
 }
 

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How many jobs a run really gets: `--jobs`, capped at 4 per core and at
+/// what the open-file limit (`ulimit -n`) allows, with one note per cap.
+///
+/// ```swift
+/// let limit = JobLimit.decide(requested: 1024, strategy: .parallel, cores: 2)
+/// // limit.jobs == 8, limit.notes == ["--jobs 1024 is more than 4 per core (2 cores): using 8"]
+/// ```
+///
+/// - **Cores.** Deflate is CPU-bound: beyond a few jobs per core, more jobs
+///   only add threads (one lane each), memory (two compressed segments each)
+///   and work to cancel on Ctrl-C. 4 per core still lets files on slow
+///   storage overlap their reads, and `--deflate-on pool` oversubscribe.
+/// - **Descriptors.** In the parallel strategy a file holds
+///   ``descriptorsPerFile`` descriptors from its first segment to its end,
+///   and up to ``filesOpen(jobs:)`` files are open at once. Running out
+///   fails files with `EMFILE`, and crashes libdispatch when it then cannot
+///   make its own descriptors (epoll, eventfd, timers: ``reserve``). The soft
+///   limit is raised toward the hard one first; only if that is not enough
+///   are jobs reduced (to 1 at least: then the limit is too low to promise
+///   anything, and the note says so). The other strategies compress one file
+///   at a time.
+struct JobLimit: Equatable {
+    var jobs: Int
+    var notes: [String]
+
+    static let perCore = 4
+    /// The original and the temporary output (an output folder's descriptor
+    /// too, once writes are relative to it).
+    static let descriptorsPerFile = 3
+    /// Descriptors kept free for libdispatch (epoll, eventfd, three timer
+    /// clocks, made when first needed), `--trace`/`--timeline` output and margin.
+    static let reserve = 12
+
+    /// Files open at once in the parallel strategy with `jobs` jobs: one per
+    /// segment in the run's window (a file opens at its first segment), and
+    /// as many again waiting for their ending.
+    static func filesOpen(jobs: Int) -> Int {
+        SegmentedCompression.windowSize(jobs: jobs) + jobs
+    }
+
+    static func descriptorsNeeded(jobs: Int) -> Int {
+        filesOpen(jobs: jobs) * descriptorsPerFile + reserve
+    }
+
+    /// Decides the jobs for this process (may raise its soft `RLIMIT_NOFILE`).
+    static func decide(requested: Int, strategy: Strategy, cores: Int) -> JobLimit {
+        var limit = JobLimit(jobs: requested, notes: [])
+        let cap = max(1, cores) * perCore
+        if requested > cap {
+            limit.jobs = cap
+            limit.notes.append("--jobs \(requested) is more than \(perCore) per core (\(cores) cores): using \(cap)")
+        }
+        guard strategy == .parallel else { return limit }
+        let open = openDescriptors()
+        var available = raiseOpenFileLimit(toward: descriptorsNeeded(jobs: limit.jobs) + open) - open
+        guard descriptorsNeeded(jobs: limit.jobs) > available else { return limit }
+        available = max(0, available)
+        var jobs = limit.jobs
+        while jobs > 1, descriptorsNeeded(jobs: jobs) > available { jobs -= 1 }
+        let fileLimit = currentOpenFileLimit()
+        if descriptorsNeeded(jobs: jobs) > available {
+            limit.notes.append("only \(fileLimit) files may be open at once (ulimit -n): using 1 job; some files may "
+                + "fail with 'Too many open files' (1 job needs a limit of \(descriptorsNeeded(jobs: 1) + open))")
+        } else {
+            limit.notes.append("only \(fileLimit) files may be open at once (ulimit -n): using \(jobs) jobs instead of \(limit.jobs)")
+        }
+        limit.jobs = jobs
+        return limit
+    }
+
+    /// The soft limit, raised toward `wanted` as far as the hard limit allows.
+    /// - Returns: The soft limit now in force.
+    private static func raiseOpenFileLimit(toward wanted: Int) -> Int {
+        var limits = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_CONSTANT, &limits) == 0 else { return Int.max }
+        if limits.rlim_cur == unlimited { return Int.max }
+        let current = Int(clamping: limits.rlim_cur)
+        guard current < wanted else { return current }
+        let hard = limits.rlim_max == unlimited ? Int.max : Int(clamping: limits.rlim_max)
+        limits.rlim_cur = rlim_t(min(wanted, hard))
+        return setrlimit(RLIMIT_NOFILE_CONSTANT, &limits) == 0 ? min(wanted, hard) : current
+    }
+
+    private static func currentOpenFileLimit() -> Int {
+        var limits = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_CONSTANT, &limits) == 0, limits.rlim_cur != unlimited else { return Int.max }
+        return Int(clamping: limits.rlim_cur)
+    }
+
+    /// Descriptors open in this process now: the lowest `count` numbers
+    /// that `fcntl(F_GETFD)` finds, probing up to the soft limit.
+    private static func openDescriptors() -> Int {
+        let ceiling = min(currentOpenFileLimit(), 65_536)
+        var count = 0
+        for descriptor in 0..<Int32(ceiling) where fcntl(descriptor, F_GETFD) != -1 { count += 1 }
+        return count
+    }
+}
+
+#if canImport(Glibc)
+// Glibc imports RLIMIT_NOFILE as an enum case of __rlimit_resource.
+private let RLIMIT_NOFILE_CONSTANT = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+// RLIM_INFINITY is a cast C macro that Swift does not import: it is all ones.
+private let unlimited = rlim_t.max
+#else
+private let unlimited = RLIM_INFINITY
+private let RLIMIT_NOFILE_CONSTANT = RLIMIT_NOFILE
+#endif

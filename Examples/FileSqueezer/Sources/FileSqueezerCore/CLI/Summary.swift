@@ -1,0 +1,74 @@
+import Foundation
+
+/// The end-of-run summary, as text for people or JSON for `--json`.
+///
+/// ```swift
+/// Terminal.out(Summary.text(report))   // "Squeezed 1 file: 4.2 MB -> 1.1 MB (26.2%) in 0.35 s" ...
+/// ```
+enum Summary {
+    static func text(_ report: RunReport) -> String {
+        var text = ""
+        if report.interrupted {
+            let by = report.signal.map { " by \($0)" } ?? ""
+            text += "Interrupted\(by): \(count(report.compressed, "file")) finished, \(report.notFinished) not; no temporary files left.\n"
+        }
+        let percent = formatDecimal(report.ratio * 100, 1)
+        text += "Squeezed \(count(report.compressed, "file")): \(formatBytes(report.bytesIn)) -> \(formatBytes(report.bytesOut)) "
+            + "(\(percent)%) in \(formatDecimal(report.wallSeconds, 2)) s\n"
+        let placement = report.strategy == .parallel ? " (deflate on \(report.placement.rawValue))" : ""
+        text += "Strategy \(report.strategy.rawValue)\(placement), \(count(report.jobs, "job")): "
+            + "parallelism \(formatDecimal(report.parallelism, 2))x, "
+            + "longest main-actor stall \(formatDecimal(report.longestMainActorStallMilliseconds, 0)) ms\n"
+        if report.failed > 0 { text += "\(count(report.failed, "file")) failed (see the messages above).\n" }
+        return text
+    }
+
+    static func json(_ report: RunReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let data = try? encoder.encode(report) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// "1 file", "2 files".
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}
+
+/// The process's CPU time (user and system, all threads) against the wall
+/// clock since ``start()``: how many cores the run kept busy.
+///
+/// ```swift
+/// let usage = CPUUsage.start()
+/// let report = await squeezer.run(discovery)
+/// print(usage.parallelism(cores: 2))   // 1.93: at most the core count
+/// ```
+struct CPUUsage {
+    let cpu: Double
+    let wall: ContinuousClock.Instant
+
+    static func start() -> CPUUsage { CPUUsage(cpu: processCPUSeconds(), wall: .now) }
+
+    /// CPU seconds over wall seconds since ``start()``, at most `cores`
+    /// (the clocks' granularity could otherwise round a little above).
+    func parallelism(cores: Int) -> Double {
+        let wall = (ContinuousClock.now - self.wall).seconds
+        guard wall > 0 else { return 0 }
+        return min(Double(max(1, cores)), max(0, Self.processCPUSeconds() - cpu) / wall)
+    }
+
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF_CONSTANT, &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+#if canImport(Glibc)
+// Glibc imports RUSAGE_SELF as an enum case of __rusage_who.
+private let RUSAGE_SELF_CONSTANT = __rusage_who_t(RUSAGE_SELF.rawValue)
+#else
+private let RUSAGE_SELF_CONSTANT = RUSAGE_SELF
+#endif
