@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 /// How many jobs a run really gets: `--jobs`, capped at 4 per core and at
-/// what the open-file limit (`ulimit -n`) allows, with one note per cap.
+/// what the open-file limit (`ulimit -n`) allows, with one note saying why.
 ///
 /// ```swift
 /// let limit = JobLimit.decide(requested: 1024, strategy: .parallel, cores: 2)
-/// // limit.jobs == 8, limit.notes == ["--jobs 1024 is more than 4 per core (2 cores): using 8"]
+/// // limit.jobs == 8, limit.notes == ["using 8 jobs instead of --jobs 1024: more than 4 per core (2 cores)"]
 /// ```
 ///
 /// - **Cores.** Deflate is CPU-bound: beyond a few jobs per core, more jobs
@@ -34,8 +34,8 @@ struct JobLimit: Equatable {
     /// too, once writes are relative to it).
     static let descriptorsPerFile = 3
     /// Descriptors kept free for libdispatch (epoll, eventfd, three timer
-    /// clocks, made when first needed), `--trace`/`--timeline` output and margin.
-    static let reserve = 12
+    /// clocks, made when first needed) and `--trace`/`--timeline` output.
+    static let reserve = 8
 
     /// Files open at once in the parallel strategy with `jobs` jobs: one per
     /// segment in the run's window (a file opens at its first segment), and
@@ -50,28 +50,27 @@ struct JobLimit: Equatable {
 
     /// Decides the jobs for this process (may raise its soft `RLIMIT_NOFILE`).
     static func decide(requested: Int, strategy: Strategy, cores: Int) -> JobLimit {
-        var limit = JobLimit(jobs: requested, notes: [])
+        var jobs = requested
+        var reasons: [String] = []
         let cap = max(1, cores) * perCore
-        if requested > cap {
-            limit.jobs = cap
-            limit.notes.append("--jobs \(requested) is more than \(perCore) per core (\(cores) cores): using \(cap)")
+        if jobs > cap {
+            jobs = cap
+            reasons.append("more than \(perCore) per core (\(cores) cores)")
         }
-        guard strategy == .parallel else { return limit }
-        let open = openDescriptors()
-        var available = raiseOpenFileLimit(toward: descriptorsNeeded(jobs: limit.jobs) + open) - open
-        guard descriptorsNeeded(jobs: limit.jobs) > available else { return limit }
-        available = max(0, available)
-        var jobs = limit.jobs
-        while jobs > 1, descriptorsNeeded(jobs: jobs) > available { jobs -= 1 }
-        let fileLimit = currentOpenFileLimit()
-        if descriptorsNeeded(jobs: jobs) > available {
-            limit.notes.append("only \(fileLimit) files may be open at once (ulimit -n): using 1 job; some files may "
-                + "fail with 'Too many open files' (1 job needs a limit of \(descriptorsNeeded(jobs: 1) + open))")
-        } else {
-            limit.notes.append("only \(fileLimit) files may be open at once (ulimit -n): using \(jobs) jobs instead of \(limit.jobs)")
+        var tooFewDescriptors = false
+        if strategy == .parallel {
+            let open = openDescriptors()
+            let available = max(0, raiseOpenFileLimit(toward: descriptorsNeeded(jobs: jobs) + open) - open)
+            if descriptorsNeeded(jobs: jobs) > available {
+                while jobs > 1, descriptorsNeeded(jobs: jobs) > available { jobs -= 1 }
+                tooFewDescriptors = descriptorsNeeded(jobs: jobs) > available
+                reasons.append("only \(currentOpenFileLimit()) files may be open at once (ulimit -n)")
+            }
         }
-        limit.jobs = jobs
-        return limit
+        guard !reasons.isEmpty else { return JobLimit(jobs: jobs, notes: []) }
+        var note = "using \(Summary.count(jobs, "job")) instead of --jobs \(requested): " + reasons.joined(separator: ", and ")
+        if tooFewDescriptors { note += "; even so a file may fail to open: raise it for a clean run" }
+        return JobLimit(jobs: jobs, notes: [note])
     }
 
     /// The soft limit, raised toward `wanted` as far as the hard limit allows.
