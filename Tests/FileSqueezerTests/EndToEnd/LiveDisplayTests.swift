@@ -13,7 +13,8 @@ extension EndToEnd {
             let scratch = try Scratch()
             try scratch.file("in/a.txt", DuringRunTests.slowFile(megabytes: 4))
             try scratch.file("in/b.txt", DuringRunTests.slowFile(megabytes: 3))
-            let command = "\(SqueezerProcess.binary.path) --level 9 --jobs 2 \(scratch.path)/in"
+            // A TERM that moves the cursor, whatever the runner has (CI may have none).
+            let command = "TERM=xterm \(SqueezerProcess.binary.path) --level 9 --jobs 2 \(scratch.path)/in"
             let result = try runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
             let output = String(decoding: result.output, as: UTF8.self)
             #expect(result.status == 0)
