@@ -39,8 +39,9 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// created (almost always nil: then it costs one relaxed load at creation).
     @usableFromInline final let trace: TraceToken?
 
-    /// A pending box for `raw`; with `raw == nil`, an unarmed one (see
-    /// ``init(unarmedAt:timeout:)``).
+    /// A pending box for `raw`; with `raw == nil`, an unarmed one, made before
+    /// its continuation so that a cancellation handler can hold it from the
+    /// start (``StoppableContinuationBox``); ``arm(_:)`` hands it the continuation.
     @inlinable
     init(_ raw: UnsafeContinuation<Success, Failure>?, site: CallSite, timeout: Duration? = nil) {
         self.state = Atomic((raw == nil ? ContinuationState.unarmed : .pending).rawValue)
@@ -58,13 +59,6 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         }
     }
 
-    /// An unarmed box, made before its continuation so that a cancellation
-    /// handler can hold it from the start; ``arm(_:)`` hands it the continuation.
-    @inlinable
-    convenience init(unarmedAt site: CallSite, timeout: Duration?) {
-        self.init(nil, site: site, timeout: timeout)
-    }
-
     /// The continuation; valid once the box is pending (see `rawStorage`).
     @inlinable
     final var raw: UnsafeContinuation<Success, Failure> { rawStorage.unsafelyUnwrapped }
@@ -73,13 +67,14 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         if links.contains(.timed) { TimeoutScheduler.shared.remove(at: { timerIndex }) }
         // A FallbackContinuationBox has already finished the leak in its own deinit.
         guard transition(.lastCopyDropped) == .finish(.leaked) else { return }
-        reportLeak()
+        reportLeak(.threwLeaked)
         // Only the throwing form (Failure == any Error) gets here.
-        raw.resume(throwing: SafeContinuationError.leaked as! Failure)
+        raw.resume(throwing: SafeContinuationError(code: .leaked, creationSite: site) as any Error as! Failure)
     }
 
-    final func reportLeak() {
-        let misuse = ContinuationMisuse(kind: .leaked, creationSite: site)
+    /// Reports a leak, saying what it did to the waiter.
+    final func reportLeak(_ outcome: LeakOutcome) {
+        let misuse = ContinuationMisuse(leakedAt: site, outcome: outcome, backtrace: [])
         trace?.emit(.continuationMisused(misuse))
         ContinuationMisuseHandler.deliver(misuse, to: scope)
     }
@@ -154,13 +149,22 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         ContinuationMisuseHandler.deliver(misuse, to: scope)
     }
 
-    override final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
-        guard case .finish = transition(event) else { return nil }
-        // Timeouts and cancellation exist only on the throwing form (Failure == any Error).
-        let error = (event == .timeout ? SafeContinuationError.timedOut : CancellationError()) as any Error as! Failure
+    override final func timeOut(after timeout: Duration) -> (@Sendable () -> Void)? {
+        guard case .finish = transition(.timeout) else { return nil }
+        // Timeouts exist only on the throwing form (Failure == any Error).
+        let error = SafeContinuationError(code: .timedOut, creationSite: site, timeout: timeout) as any Error as! Failure
         let raw = self.raw
-        return { raw.resume(throwing: error) }
+        // The timeout won: it resumes the waiter, then stops the work, once.
+        guard let stop = stopWork else { return { raw.resume(throwing: error) } }
+        return {
+            raw.resume(throwing: error)
+            stop()
+        }
     }
+
+    /// What stops the callback API when the wait ends early: the `onCancel:`
+    /// of a ``StoppableContinuationBox``; nil for every other box.
+    var stopWork: (@Sendable () -> Void)? { nil }
 }
 
 extension ContinuationBox where Failure == any Error {

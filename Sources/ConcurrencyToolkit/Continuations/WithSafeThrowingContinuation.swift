@@ -80,7 +80,9 @@ public func withSafeThrowingContinuation<T>(
     //   leak would go unseen: it pins the memory (not the box) instead, and
     //   lets go. The continuation's copies own it from then on.
     // One allocation in all.
-    let token = Unmanaged.passRetained(ContinuationBox<T, any Error>(unarmedAt: site, timeout: timeout))
+    // (No local variable may hold the box: it would hide a leak.)
+    let token = Unmanaged<ContinuationBox<T, any Error>>.passRetained(
+        StoppableContinuationBox(unarmedAt: site, timeout: timeout, onCancel: onCancel))
     var pin: UnownedPin?
     defer {
         // Borrowed, not copied: copying an unowned reference costs an atomic.
