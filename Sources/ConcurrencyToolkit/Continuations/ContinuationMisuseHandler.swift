@@ -49,9 +49,20 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ```swift
     /// ContinuationMisuseHandler.bootstrap(.logToStandardError)
     /// ```
+    ///
+    /// It is rate-limited, so a bug in a loop cannot flood the log: the first
+    /// misuse of a kind from a creation site is written in full; repeats from
+    /// the same site and kind are counted and written as one summary line at
+    /// most every 10 seconds (and at a normal exit), such as
+    /// `CONTINUATION MISUSE: …and 99,999 more from App/main.swift:7 (leaked) in the last 10 s`.
+    /// A ``custom(_:)`` handler, ``withContinuationMisuseHandler(_:isolation:operation:)``
+    /// and the testing helpers receive every report.
     public static let logToStandardError = Self { misuse in
-        writeToStandardError("CONTINUATION MISUSE: \(misuse)\n")
+        standardErrorLimiter.report(
+            key: "\(misuse.creationSite) (\(misuse.kind))", line: "CONTINUATION MISUSE: \(misuse)\n")
     }
+
+    static let standardErrorLimiter = ReportRateLimiter(summaryPrefix: "CONTINUATION MISUSE: ")
 
     /// Crashes the process with the report, like `CheckedContinuation` does on a
     /// double resume. For people who prefer a crash to a log line.
