@@ -31,6 +31,34 @@ import Synchronization
 /// never while the toolkit holds a lock. Keep it short and thread-safe.
 public struct ContinuationMisuseHandler: Sendable {
     let report: @Sendable (ContinuationMisuse) -> Void
+    /// For a scoped handler that must capture where each continuation is
+    /// created (the testing trait records issues in the creating task's
+    /// context): called on the creating task, its result receives that
+    /// continuation's reports.
+    let bindAtCreation: (@Sendable () -> ContinuationMisuseHandler)?
+
+    init(report: @escaping @Sendable (ContinuationMisuse) -> Void) {
+        self.report = report
+        self.bindAtCreation = nil
+    }
+
+    private init(
+        report: @escaping @Sendable (ContinuationMisuse) -> Void,
+        bindAtCreation: @escaping @Sendable () -> ContinuationMisuseHandler
+    ) {
+        self.report = report
+        self.bindAtCreation = bindAtCreation
+    }
+
+    /// A handler that, in a scope, makes a handler of its own for each
+    /// continuation created there, on the creating task. For the testing
+    /// module; `report` serves direct calls of ``report(_:)``.
+    package static func binding(
+        atCreation bind: @escaping @Sendable () -> ContinuationMisuseHandler,
+        report: @escaping @Sendable (ContinuationMisuse) -> Void
+    ) -> Self {
+        Self(report: report, bindAtCreation: bind)
+    }
 
     /// A handler that calls `report` for every misuse.
     ///
@@ -107,7 +135,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ContinuationMisuseHandler.current.report(misuse)   // rarely needed directly
     /// ```
     public static var current: ContinuationMisuseHandler {
-        scopedHandlerIfAny() ?? processWide.withLock { $0.handler }
+        (activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped) ?? processWide.withLock { $0.handler }
     }
 
     /// Delivers `misuse` to this handler.
@@ -134,10 +162,12 @@ public struct ContinuationMisuseHandler: Sendable {
     /// continuation skips the task-local lookup: one relaxed load.
     static let activeScopes = Atomic<Int>(0)
 
-    /// The scoped handler, or `nil` when no scope is active for this task.
+    /// The scoped handler for a continuation created now, or `nil` when no
+    /// scope is active for this task.
     @usableFromInline
     static func scopedHandlerIfAny() -> ContinuationMisuseHandler? {
-        activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped
+        guard activeScopes.load(ordering: .relaxed) != 0, let scoped else { return nil }
+        return scoped.bindAtCreation?() ?? scoped
     }
 
     /// Reports to `scope` if given, else to the process-wide handler.
