@@ -38,6 +38,9 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// The recording this wait belongs to, if one was active where it was
     /// created (almost always nil: then it costs one relaxed load at creation).
     @usableFromInline final let trace: TraceToken?
+    /// Who created it, when ``ContinuationMisuse/capturesCreationBacktraces``
+    /// was on (almost always nil: then it costs one bit test at creation).
+    @usableFromInline final let backtrace: CreationBacktrace?
 
     /// A pending box for `raw`; with `raw == nil`, an unarmed one, made before
     /// its continuation so that a cancellation handler can hold it from the
@@ -51,8 +54,10 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         self.trace = Instrumentation.beginWait(at: site)
         var links: ContinuationLinks = timeout == nil ? [] : .timed
         if trace != nil { links.insert(.traced) }
-        if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
+        let options = ContinuationOptions.current()
+        if options & ContinuationOptions.tracking != 0 { links.insert(.registered) }
         self.links = links
+        self.backtrace = options & ContinuationOptions.backtraces == 0 ? nil : CreationBacktrace.capture()
         super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
@@ -74,7 +79,8 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     /// Reports a leak, saying what it did to the waiter.
     final func reportLeak(_ outcome: LeakOutcome) {
-        let misuse = ContinuationMisuse(leakedAt: site, outcome: outcome, backtrace: [])
+        let misuse = ContinuationMisuse(
+            leakedAt: site, outcome: outcome, backtrace: backtrace?.symbolicatedFrames() ?? [])
         trace?.emit(.continuationMisused(misuse))
         ContinuationMisuseHandler.deliver(misuse, to: scope)
     }
@@ -144,7 +150,8 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     @usableFromInline @inline(never)
     final func reportExtraResume(at resumeSite: CallSite) {
-        let misuse = ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite)
+        var misuse = ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite)
+        misuse.creationBacktrace = backtrace?.symbolicatedFrames() ?? []
         trace?.emit(.continuationMisused(misuse))
         ContinuationMisuseHandler.deliver(misuse, to: scope)
     }

@@ -80,7 +80,7 @@ public struct ContinuationMisuse: Error, Sendable, Hashable, CustomStringConvert
     public var resumeSite: CallSite?
     /// The frames that created the continuation, innermost first, as
     /// `function at file:line`, with the toolkit's own frames left out.
-    /// Empty unless `capturesCreationBacktraces` was on when the
+    /// Empty unless ``capturesCreationBacktraces`` was on when the
     /// continuation was created. Through any number of wrappers, this is
     /// where your own code shows up.
     ///
