@@ -1,4 +1,5 @@
 import ConcurrencyToolkit
+import Dispatch
 import Testing
 
 /// A Swift Testing trait that turns every `ContinuationMisuse` inside a test
@@ -16,12 +17,34 @@ import Testing
 /// struct DownloaderTests { ... }
 /// ```
 ///
-/// Misuse detected on the test's own task (or a task it started) is recorded
-/// at once, so `withKnownIssue { }` can expect it. Misuse detected on another
-/// thread (a callback queue resuming twice, a leak found when a Dispatch
-/// queue drops the last copy) is recorded when the test function returns.
-/// A leak detected after the test returned — a copy kept alive past the test —
-/// is not seen; it goes to the process-wide handler.
+/// Each misuse is recorded in the test that **created** the continuation, in
+/// the context where it was created, whichever thread detects it: the test's
+/// own task, a task it started, a Dispatch queue or a `readabilityHandler`
+/// resuming twice, a callback thread dropping the last copy. So a
+/// continuation created inside `withKnownIssue { }` can have its misuse
+/// expected there, as long as the misuse happens before that closure returns:
+///
+/// ```swift
+/// @Test(.continuationMisuseIsAnIssue) func extraCallbackIsReported() async {
+///     await withKnownIssue {
+///         let done = DispatchSemaphore(value: 0)
+///         _ = await withSafeContinuation(ifLeaked: 0) { c in
+///             queue.async { c.resume(returning: 1); c.resume(returning: 2); done.signal() }
+///         }
+///         done.wait()
+///     } matching: { ($0.error as? ContinuationMisuse)?.kind == .resumedMoreThanOnce }
+/// }
+/// ```
+///
+/// The issue's headline is the misuse itself ("Caught error: SafeContinuation
+/// created at … was resumed more than once; …"), and `issue.error` is the
+/// ``ContinuationMisuse``, at the line of the extra resume (or of the
+/// creation, for a leak). A misuse reported on a thread that is not running a
+/// task is recorded before that thread's `resume` returns (it waits up to 5
+/// seconds for the test's context to record it); one reported on another
+/// task is recorded there at once when that task belongs to the test, and
+/// otherwise shortly after. A misuse detected after the test ended — a copy
+/// kept alive past it — reaches no test.
 ///
 /// Each test gets its own scope, so tests running in parallel never see each
 /// other's misuse.
@@ -61,26 +84,61 @@ public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let deferred = Lock<[ContinuationMisuse]>([])
-        let handler = ContinuationMisuseHandler.custom { misuse in
-            // On the test's task tree the testing library knows the test: record now.
-            if Test.current != nil {
-                Issue.record(Comment(rawValue: misuse.description), sourceLocation: misuse.sourceLocation)
-            } else {
-                deferred.withLock { $0.append(misuse) }
+        let handler = ContinuationMisuseHandler.binding(atCreation: {
+            // On the creating task: capture its context for this continuation.
+            let recorder = CreationContextRecorder()
+            return .custom { misuse in recorder.record(misuse) }
+        }, report: { misuse in
+            misuse.recordAsIssue()
+        })
+        try await withContinuationMisuseHandler(handler) { try await function() }
+    }
+}
+
+/// Records the misuse of one continuation in the context of the task that
+/// created it: its test and, if any, its `withKnownIssue` scope, which the
+/// testing library keeps in task-local values. A thread that is not running
+/// a task has none, so the recorder starts, on the creating task, a small task
+/// that inherits them and records what it is sent. It ends when the
+/// continuation is gone (the last reference to the recorder is the
+/// continuation's).
+final class CreationContextRecorder: Sendable {
+    struct Pending: Sendable {
+        let misuse: ContinuationMisuse
+        let recorded: DispatchSemaphore?
+    }
+
+    private let inbox: AsyncStream<Pending>.Continuation
+
+    init() {
+        let (stream, inbox) = AsyncStream.makeStream(of: Pending.self)
+        self.inbox = inbox
+        // Task {}, not Task.detached: it must inherit the creating task's task-locals.
+        Task {
+            for await pending in stream {
+                pending.misuse.recordAsIssue()
+                pending.recorded?.signal()
             }
         }
-        let outcome: Result<Void, any Error>
-        do {
-            try await withContinuationMisuseHandler(handler) { try await function() }
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
+    }
+
+    deinit { inbox.finish() }
+
+    func record(_ misuse: ContinuationMisuse) {
+        let onTask = withUnsafeCurrentTask { $0 != nil }
+        if onTask && Test.current != nil {
+            // A task of the test: record here and now.
+            misuse.recordAsIssue()
+        } else if onTask {
+            // A task outside any test: never block a pool thread on another task.
+            inbox.yield(Pending(misuse: misuse, recorded: nil))
+        } else {
+            // A plain thread (a Dispatch queue, a C callback): wait until the
+            // creating context recorded it, so the test sees it in order.
+            let recorded = DispatchSemaphore(value: 0)
+            inbox.yield(Pending(misuse: misuse, recorded: recorded))
+            _ = recorded.wait(timeout: .now() + 5)
         }
-        for misuse in deferred.withLock({ $0 }) {
-            Issue.record(Comment(rawValue: misuse.description), sourceLocation: misuse.sourceLocation)
-        }
-        try outcome.get()
     }
 }
 
@@ -95,6 +153,12 @@ extension Trait where Self == ContinuationMisuseIsAnIssue {
 }
 
 extension ContinuationMisuse {
+    /// Records this misuse as an issue of the current test: as an error, so
+    /// the headline is the misuse and `issue.error` is this value.
+    func recordAsIssue() {
+        Issue.record(self, sourceLocation: sourceLocation)
+    }
+
     /// Where a developer should look: the extra resume, or the creation of a leaked continuation.
     var sourceLocation: SourceLocation {
         let site = resumeSite ?? creationSite

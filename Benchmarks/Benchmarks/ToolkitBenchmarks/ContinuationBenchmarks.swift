@@ -24,6 +24,15 @@ func continuationBenchmarks() {
             blackHole(value)
         }
     }
+    Benchmark("\(round): SafeContinuation with creation backtraces", configuration: microConfiguration()) {
+        benchmark in
+        ContinuationMisuse.capturesCreationBacktraces = true
+        defer { ContinuationMisuse.capturesCreationBacktraces = false }
+        for _ in benchmark.scaledIterations {
+            let value: Int = try await withSafeThrowingContinuation { $0.resume(returning: 1) }
+            blackHole(value)
+        }
+    }
     Benchmark(
         "\(round): CheckedContinuation in withTaskCancellationHandler (peer)",
         configuration: microConfiguration()

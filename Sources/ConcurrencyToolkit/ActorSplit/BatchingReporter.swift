@@ -45,6 +45,8 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     ///     isolation, never concurrently with itself. It may be `async` (to call
     ///     an actor instance, as above); the next batch waits until it returns,
     ///     so a slow handler makes batches larger, not more numerous.
+    /// - Precondition: `interval >= .zero`. A negative interval stops the
+    ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, capacity: Int, clock: some Clock<Duration> = ContinuousClock(),
         _ deliver: @escaping @isolated(any) @Sendable ([Element]) async -> Void

@@ -36,12 +36,16 @@ extension Sequence where Element: Sendable {
     ///     least 1. Defaults to the number of active processors.
     ///   - transform: Called once per element, concurrently with other calls.
     /// - Returns: `transform`'s results, in input order.
+    /// - Precondition: `maxConcurrency >= 1`. A smaller value stops the
+    ///   process, in release builds too, with a message naming the value.
     @concurrent
     public func concurrentMap<Result: Sendable, Failure: Error>(
         maxConcurrency: Int = activeProcessorCount,
         _ transform: @escaping @Sendable @concurrent (Element) async throws(Failure) -> Result
     ) async throws(Failure) -> [Result] {
-        precondition(maxConcurrency > 0, "concurrentMap needs maxConcurrency of at least 1, got \(maxConcurrency)")
+        checkPrecondition(
+            maxConcurrency >= 1,
+            "concurrentMap or concurrentForEach (maxConcurrency: \(maxConcurrency)): maxConcurrency must be at least 1 (the most calls running at once)")
         do {
             return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
                 var iterator = makeIterator()
@@ -88,6 +92,9 @@ extension Sequence where Element: Sendable {
     /// Same rules as ``concurrentMap(maxConcurrency:_:)``: `body` never runs on
     /// the caller's actor, the first error cancels the rest and is rethrown,
     /// and the call returns only when every started `body` has returned.
+    ///
+    /// - Precondition: `maxConcurrency >= 1`. A smaller value stops the
+    ///   process, in release builds too, with a message naming the value.
     @concurrent
     public func concurrentForEach<Failure: Error>(
         maxConcurrency: Int = activeProcessorCount,

@@ -36,6 +36,8 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
     ///   - clock: Measures the interval; pass a manual clock in tests.
     ///   - deliver: Receives each changed key once with its newest value. Runs
     ///     on its own isolation, never concurrently with itself.
+    /// - Precondition: `interval >= .zero`. A negative interval stops the
+    ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, clock: some Clock<Duration> = ContinuousClock(),
         _ deliver: @escaping @isolated(any) @Sendable ([Key: Value]) -> Void

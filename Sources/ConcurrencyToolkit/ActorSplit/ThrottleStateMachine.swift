@@ -37,7 +37,9 @@ struct ThrottleStateMachine<Buffer: ThrottleBuffer, Waiter, Pump> {
     private(set) var deliveryCount = 0
 
     init(buffer: Buffer, interval: Duration) {
-        precondition(interval >= .zero, "A throttle interval cannot be negative")
+        checkPrecondition(
+            interval >= .zero,
+            "ThrottledProgress, KeyedThrottledProgress or BatchingReporter (interval: \(interval)): interval must be zero or more (.zero delivers every report)")
         self.buffer = buffer
         self.interval = interval
     }

@@ -58,6 +58,8 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     ///   - clock: Measures the interval; pass a manual clock in tests.
     ///   - deliver: Runs on its own isolation (`@MainActor`, another actor, or
     ///     nonisolated), never concurrently with itself.
+    /// - Precondition: `interval >= .zero`. A negative interval stops the
+    ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, clock: some Clock<Duration> = ContinuousClock(),
         _ deliver: @escaping @isolated(any) @Sendable (Value) -> Void

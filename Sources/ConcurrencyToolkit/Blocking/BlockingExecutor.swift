@@ -49,10 +49,13 @@ public final class BlockingExecutor: Sendable {
     ///   - width: The most jobs that run at once. Pick the concurrency the
     ///     blocked resource can use (a disk: 4–16; many sockets: more), not
     ///     the core count: blocked threads use no CPU.
-    ///     A width below 1 is a programmer error and stops the process.
+    ///     - Precondition: `width >= 1`. A smaller width stops the process, in
+    ///       release builds too, with a message naming the value.
     ///   - label: A name for the lanes' queues and for error messages.
     public init(width: Int, label: String = "BlockingExecutor") {
-        precondition(width >= 1, "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1")
+        checkPrecondition(
+            width >= 1,
+            "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1 (the number of jobs that run at once)")
         self.width = width
         self.label = label
         self.state = Lock(BlockingQueueState(width: width))

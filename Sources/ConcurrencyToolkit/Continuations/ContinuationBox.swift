@@ -38,9 +38,13 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// The recording this wait belongs to, if one was active where it was
     /// created (almost always nil: then it costs one relaxed load at creation).
     @usableFromInline final let trace: TraceToken?
+    /// Who created it, when ``ContinuationMisuse/capturesCreationBacktraces``
+    /// was on (almost always nil: then it costs one bit test at creation).
+    @usableFromInline final let backtrace: CreationBacktrace?
 
-    /// A pending box for `raw`; with `raw == nil`, an unarmed one (see
-    /// ``init(unarmedAt:timeout:)``).
+    /// A pending box for `raw`; with `raw == nil`, an unarmed one, made before
+    /// its continuation so that a cancellation handler can hold it from the
+    /// start (``StoppableContinuationBox``); ``arm(_:)`` hands it the continuation.
     @inlinable
     init(_ raw: UnsafeContinuation<Success, Failure>?, site: CallSite, timeout: Duration? = nil) {
         self.state = Atomic((raw == nil ? ContinuationState.unarmed : .pending).rawValue)
@@ -50,19 +54,14 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         self.trace = Instrumentation.beginWait(at: site)
         var links: ContinuationLinks = timeout == nil ? [] : .timed
         if trace != nil { links.insert(.traced) }
-        if PendingContinuations.isTrackingEnabled() { links.insert(.registered) }
+        let options = ContinuationOptions.current()
+        if options & ContinuationOptions.tracking != 0 { links.insert(.registered) }
         self.links = links
+        self.backtrace = options & ContinuationOptions.backtraces == 0 ? nil : CreationBacktrace.capture()
         super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
         }
-    }
-
-    /// An unarmed box, made before its continuation so that a cancellation
-    /// handler can hold it from the start; ``arm(_:)`` hands it the continuation.
-    @inlinable
-    convenience init(unarmedAt site: CallSite, timeout: Duration?) {
-        self.init(nil, site: site, timeout: timeout)
     }
 
     /// The continuation; valid once the box is pending (see `rawStorage`).
@@ -73,13 +72,15 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         if links.contains(.timed) { TimeoutScheduler.shared.remove(at: { timerIndex }) }
         // A FallbackContinuationBox has already finished the leak in its own deinit.
         guard transition(.lastCopyDropped) == .finish(.leaked) else { return }
-        reportLeak()
+        reportLeak(.threwLeaked)
         // Only the throwing form (Failure == any Error) gets here.
-        raw.resume(throwing: SafeContinuationError.leaked as! Failure)
+        raw.resume(throwing: SafeContinuationError(code: .leaked, creationSite: site) as any Error as! Failure)
     }
 
-    final func reportLeak() {
-        let misuse = ContinuationMisuse(kind: .leaked, creationSite: site)
+    /// Reports a leak, saying what it did to the waiter.
+    final func reportLeak(_ outcome: LeakOutcome) {
+        let misuse = ContinuationMisuse(
+            leakedAt: site, outcome: outcome, backtrace: backtrace?.symbolicatedFrames() ?? [])
         trace?.emit(.continuationMisused(misuse))
         ContinuationMisuseHandler.deliver(misuse, to: scope)
     }
@@ -149,18 +150,28 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     @usableFromInline @inline(never)
     final func reportExtraResume(at resumeSite: CallSite) {
-        let misuse = ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite)
+        var misuse = ContinuationMisuse(kind: .resumedMoreThanOnce, creationSite: site, resumeSite: resumeSite)
+        misuse.creationBacktrace = backtrace?.symbolicatedFrames() ?? []
         trace?.emit(.continuationMisused(misuse))
         ContinuationMisuseHandler.deliver(misuse, to: scope)
     }
 
-    override final func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
-        guard case .finish = transition(event) else { return nil }
-        // Timeouts and cancellation exist only on the throwing form (Failure == any Error).
-        let error = (event == .timeout ? SafeContinuationError.timedOut : CancellationError()) as any Error as! Failure
+    override final func timeOut(after timeout: Duration) -> (@Sendable () -> Void)? {
+        guard case .finish = transition(.timeout) else { return nil }
+        // Timeouts exist only on the throwing form (Failure == any Error).
+        let error = SafeContinuationError(code: .timedOut, creationSite: site, timeout: timeout) as any Error as! Failure
         let raw = self.raw
-        return { raw.resume(throwing: error) }
+        // The timeout won: it resumes the waiter, then stops the work, once.
+        guard let stop = stopWork else { return { raw.resume(throwing: error) } }
+        return {
+            raw.resume(throwing: error)
+            stop()
+        }
     }
+
+    /// What stops the callback API when the wait ends early: the `onCancel:`
+    /// of a ``StoppableContinuationBox``; nil for every other box.
+    var stopWork: (@Sendable () -> Void)? { nil }
 }
 
 extension ContinuationBox where Failure == any Error {

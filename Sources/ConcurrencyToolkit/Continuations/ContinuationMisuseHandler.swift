@@ -31,6 +31,34 @@ import Synchronization
 /// never while the toolkit holds a lock. Keep it short and thread-safe.
 public struct ContinuationMisuseHandler: Sendable {
     let report: @Sendable (ContinuationMisuse) -> Void
+    /// For a scoped handler that must capture where each continuation is
+    /// created (the testing trait records issues in the creating task's
+    /// context): called on the creating task, its result receives that
+    /// continuation's reports.
+    let bindAtCreation: (@Sendable () -> ContinuationMisuseHandler)?
+
+    init(report: @escaping @Sendable (ContinuationMisuse) -> Void) {
+        self.report = report
+        self.bindAtCreation = nil
+    }
+
+    private init(
+        report: @escaping @Sendable (ContinuationMisuse) -> Void,
+        bindAtCreation: @escaping @Sendable () -> ContinuationMisuseHandler
+    ) {
+        self.report = report
+        self.bindAtCreation = bindAtCreation
+    }
+
+    /// A handler that, in a scope, makes a handler of its own for each
+    /// continuation created there, on the creating task. For the testing
+    /// module; `report` serves direct calls of ``report(_:)``.
+    package static func binding(
+        atCreation bind: @escaping @Sendable () -> ContinuationMisuseHandler,
+        report: @escaping @Sendable (ContinuationMisuse) -> Void
+    ) -> Self {
+        Self(report: report, bindAtCreation: bind)
+    }
 
     /// A handler that calls `report` for every misuse.
     ///
@@ -49,9 +77,20 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ```swift
     /// ContinuationMisuseHandler.bootstrap(.logToStandardError)
     /// ```
+    ///
+    /// It is rate-limited, so a bug in a loop cannot flood the log: the first
+    /// misuse of a kind from a creation site is written in full; repeats from
+    /// the same site and kind are counted and written as one summary line at
+    /// most every 10 seconds (and at a normal exit), such as
+    /// `CONTINUATION MISUSE: …and 99,999 more from App/main.swift:7 (leaked) in the last 10 s`.
+    /// A ``custom(_:)`` handler, ``withContinuationMisuseHandler(_:isolation:operation:)``
+    /// and the testing helpers receive every report.
     public static let logToStandardError = Self { misuse in
-        writeToStandardError("CONTINUATION MISUSE: \(misuse)\n")
+        standardErrorLimiter.report(
+            key: "\(misuse.creationSite) (\(misuse.kind))", line: "CONTINUATION MISUSE: \(misuse)\n")
     }
+
+    static let standardErrorLimiter = ReportRateLimiter(summaryPrefix: "CONTINUATION MISUSE: ")
 
     /// Crashes the process with the report, like `CheckedContinuation` does on a
     /// double resume. For people who prefer a crash to a log line.
@@ -96,7 +135,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ContinuationMisuseHandler.current.report(misuse)   // rarely needed directly
     /// ```
     public static var current: ContinuationMisuseHandler {
-        scopedHandlerIfAny() ?? processWide.withLock { $0.handler }
+        (activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped) ?? processWide.withLock { $0.handler }
     }
 
     /// Delivers `misuse` to this handler.
@@ -123,10 +162,12 @@ public struct ContinuationMisuseHandler: Sendable {
     /// continuation skips the task-local lookup: one relaxed load.
     static let activeScopes = Atomic<Int>(0)
 
-    /// The scoped handler, or `nil` when no scope is active for this task.
+    /// The scoped handler for a continuation created now, or `nil` when no
+    /// scope is active for this task.
     @usableFromInline
     static func scopedHandlerIfAny() -> ContinuationMisuseHandler? {
-        activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped
+        guard activeScopes.load(ordering: .relaxed) != 0, let scoped else { return nil }
+        return scoped.bindAtCreation?() ?? scoped
     }
 
     /// Reports to `scope` if given, else to the process-wide handler.

@@ -18,10 +18,11 @@ class InterruptibleBox: @unchecked Sendable {
 
     @inlinable init() {}
 
-    /// Claims the continuation for a timeout; returns the
-    /// resumption to run after the caller's lock is released, or `nil` if
-    /// something else finished it first. Called under the caller's lock.
-    func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
+    /// Claims the continuation for a timeout of `timeout`; returns the
+    /// resumption to run after the caller's lock is released (it also stops
+    /// the work, for a box made with `onCancel:`), or `nil` if something else
+    /// finished it first. Called under the caller's lock.
+    func timeOut(after timeout: Duration) -> (@Sendable () -> Void)? {
         nil
     }
 }

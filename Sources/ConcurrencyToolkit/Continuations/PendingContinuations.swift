@@ -1,12 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Synchronization
-
 /// What is waiting right now: the safe continuations not yet resumed, with
 /// where they were created, how long they have waited and at what priority —
 /// the answer to "which task is stuck, and where did it suspend?".
@@ -36,8 +27,8 @@ public enum PendingContinuations {
     /// #endif
     /// ```
     public static var isTracking: Bool {
-        get { isTrackingEnabled() }
-        set { tracking.store(newValue ? 1 : 0, ordering: .relaxed) }
+        get { ContinuationOptions.isOn(ContinuationOptions.tracking) }
+        set { ContinuationOptions.set(ContinuationOptions.tracking, newValue) }
     }
 
     /// A consistent copy of the list and the process-wide counters.
@@ -109,30 +100,7 @@ public enum PendingContinuations {
         let timeout: Duration?
     }
 
-    /// 0: off, 1: on, 2: not decided yet (the environment is read at the
-    /// first continuation). A constant initial value lets the compiler
-    /// initialize it statically: reading it costs no once-check, which an
-    /// initializer that read the environment cost on every continuation.
-    static let tracking = Atomic<UInt8>(2)
     static let registry = Lock<[ObjectIdentifier: Registration]>([:])
-
-    /// One relaxed load: the only cost the registry adds to the plain path.
-    @usableFromInline
-    static func isTrackingEnabled() -> Bool {
-        switch tracking.load(ordering: .relaxed) {
-        case 0: false
-        case 1: true
-        default: decideFromEnvironment()
-        }
-    }
-
-    @inline(never)
-    private static func decideFromEnvironment() -> Bool {
-        let wanted: UInt8 = environmentAsksForTracking() ? 1 : 0
-        // If `isTracking` was set meanwhile, that choice stands.
-        let (exchanged, current) = tracking.compareExchange(expected: 2, desired: wanted, ordering: .relaxed)
-        return (exchanged ? wanted : current) == 1
-    }
 
     @usableFromInline
     static func register(_ id: ObjectIdentifier, site: CallSite, timeout: Duration?) {
@@ -146,10 +114,5 @@ public enum PendingContinuations {
         // The box is still alive here (its finishing transition runs before
         // its memory can be reused), so `id` cannot name a newer box yet.
         _ = registry.withLock { $0.removeValue(forKey: id) }
-    }
-
-    private static func environmentAsksForTracking() -> Bool {
-        guard let value = getenv("CONCURRENCY_TOOLKIT_TRACK_CONTINUATIONS") else { return false }
-        return ["1", "true", "yes"].contains(String(cString: value).lowercased())
     }
 }

@@ -18,6 +18,8 @@ final class TimeoutScheduler: @unchecked Sendable {
     struct Waiter: TimeoutHeapElement, @unchecked Sendable {
         // @unchecked: valid while in the heap, see above; touched without a retain.
         let box: Unmanaged<InterruptibleBox>
+        /// The timeout it was given, for the error's message.
+        let timeout: Duration
 
         func heapIndexDidChange(to index: Int?) {
             box._withUnsafeGuaranteedRef { $0.timerIndex = index ?? -1 }
@@ -47,7 +49,7 @@ final class TimeoutScheduler: @unchecked Sendable {
         let deadline = MonotonicClock.now &+ MonotonicClock.nanoseconds(timeout)
         heap.withLock { heap in
             // Arming under the lock keeps arm calls in the order the heap decided them.
-            if case .arm(let at) = heap.insert(Waiter(box: .passUnretained(box)), deadline: deadline) { arm(at) }
+            if case .arm(let at) = heap.insert(Waiter(box: .passUnretained(box), timeout: timeout), deadline: deadline) { arm(at) }
         }
     }
 
@@ -65,7 +67,9 @@ final class TimeoutScheduler: @unchecked Sendable {
             let (due, next) = heap.timerFired(now: MonotonicClock.now)
             if case .arm(let at) = next { arm(at) }
             // Claim under the lock, where no due box can be freed; resume after it.
-            return due.compactMap { waiter in waiter.box._withUnsafeGuaranteedRef { $0.interrupt(.timeout) } }
+            return due.compactMap { waiter in
+                waiter.box._withUnsafeGuaranteedRef { $0.timeOut(after: waiter.timeout) }
+            }
         }
         for resume in resumptions { resume() }
     }

@@ -1,6 +1,6 @@
 /// Suspends the current task and calls `body` with a throwing ``SafeContinuation``.
 /// The waiter never hangs on a dropped continuation, and can be given a
-/// timeout and a way to stop the callback API when the task is cancelled.
+/// timeout and a hook that stops the callback API when the wait ends early.
 ///
 /// ```swift
 /// func download(_ url: URL) async throws -> Data {
@@ -16,18 +16,23 @@
 /// ```
 ///
 /// - Leak: when every copy of the continuation is dropped without a resume,
-///   the waiter throws ``SafeContinuationError/leaked`` and a
+///   the waiter throws ``SafeContinuationError/leaked`` (naming this call) and a
 ///   ``ContinuationMisuse/Kind/leaked`` report goes to the handler in effect here.
+///   Code that used to hang here now throws: a `catch` that assumes only the
+///   callback API's own errors (`error as! APIError`) must let this one through.
 /// - Timeout: `timeout` after the call, a waiter not yet resumed throws
-///   ``SafeContinuationError/timedOut`` (typically within a millisecond of the
-///   deadline, plus scheduling delay). The timeout costs no thread and no
-///   task: all timeouts share one timer.
+///   ``SafeContinuationError/timedOut`` (naming this call and the timeout;
+///   typically within a millisecond of the deadline, plus scheduling delay),
+///   and `onCancel` runs. The timeout costs no thread and no task: all
+///   timeouts share one timer.
 /// - Cancellation with `onCancel`: when the task is cancelled, the waiter
-///   throws `CancellationError` at once and `onCancel` runs exactly once, on
-///   the cancelling thread, so the callback API can stop. If the task is
-///   already cancelled when this is called, `body` does not run; the waiter
-///   throws `CancellationError` and `onCancel` still runs once. `onCancel`
-///   does not run when the waiter had already been resumed.
+///   throws `CancellationError` at once and `onCancel` runs, on the
+///   cancelling thread. If the task is already cancelled when this is called,
+///   `body` does not run; the waiter throws `CancellationError` and `onCancel`
+///   still runs.
+/// - `onCancel` runs **exactly once when the wait ends early, whichever way**
+///   (cancellation or timeout: the first to happen wins), after the waiter was
+///   resumed; **never after a resume** by the callback API, and never for a leak.
 /// - Cancellation without `onCancel`: nothing happens, as with the standard
 ///   library's continuations; the waiter keeps waiting for a resume, a leak,
 ///   or the timeout.
@@ -38,12 +43,14 @@
 /// - Parameters:
 ///   - isolation: The actor the caller is isolated to; `body` runs there, synchronously.
 ///   - timeout: How long to wait for a resume; `nil` waits without limit.
-///   - onCancel: Stops the callback API when the task is cancelled. Runs on the
-///     thread that cancels the task, possibly while `body` is still running;
-///     keep it short, thread-safe, and non-blocking.
-///   - function: The calling function, captured for misuse reports; leave the default.
-///   - fileID: The calling file, captured for misuse reports; leave the default.
-///   - line: The calling line, captured for misuse reports; leave the default.
+///   - onCancel: Stops the callback API when the wait ends early: the task was
+///     cancelled or the timeout passed. Runs once, on the thread that cancels
+///     the task or on the timer's thread, possibly while `body` is still
+///     running; keep it short, thread-safe, and non-blocking.
+///   - function: The calling function, captured for misuse reports and errors;
+///     leave the default, or pass your caller's on from a wrapper.
+///   - fileID: The calling file, captured for misuse reports and errors (see `function`).
+///   - line: The calling line, captured for misuse reports and errors (see `function`).
 ///   - body: Hands the continuation to a callback API. It runs before the task suspends.
 /// - Returns: The value passed to the winning `resume`.
 /// - Throws: The error passed to the winning `resume`, ``SafeContinuationError/leaked``,
@@ -80,7 +87,9 @@ public func withSafeThrowingContinuation<T>(
     //   leak would go unseen: it pins the memory (not the box) instead, and
     //   lets go. The continuation's copies own it from then on.
     // One allocation in all.
-    let token = Unmanaged.passRetained(ContinuationBox<T, any Error>(unarmedAt: site, timeout: timeout))
+    // (No local variable may hold the box: it would hide a leak.)
+    let token = Unmanaged<ContinuationBox<T, any Error>>.passRetained(
+        StoppableContinuationBox(unarmedAt: site, timeout: timeout, onCancel: onCancel))
     var pin: UnownedPin?
     defer {
         // Borrowed, not copied: copying an unowned reference costs an atomic.

@@ -8,7 +8,7 @@ extension TimingSensitive {
         /// Stands in for a box: records when the scheduler interrupts it.
         final class Probe: InterruptibleBox, @unchecked Sendable {
             let firedAt = Lock<UInt64?>(nil)
-            override func interrupt(_ event: ContinuationState.Event) -> (@Sendable () -> Void)? {
+            override func timeOut(after timeout: Duration) -> (@Sendable () -> Void)? {
                 firedAt.withLock { $0 = MonotonicClock.now }
                 return nil
             }

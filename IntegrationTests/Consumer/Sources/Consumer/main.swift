@@ -2,4 +2,5 @@
 // failed check stops the program with a message, so CI fails.
 print("consumer (\(consumerMode)): starting")
 await checkContinuations()
+await checkContinuationMigration()
 print("consumer (\(consumerMode)): all checks passed")

@@ -1,0 +1,42 @@
+#if canImport(Runtime)
+import Runtime
+
+/// Turns a captured backtrace into the lines a report shows: one per frame
+/// with a symbol, `function at file:line`, leaving out the toolkit's own
+/// frames and the Swift runtime's, so the first line is the user's code.
+///
+/// (Shared by the reports that carry a backtrace. Issue 15's stall detector
+/// symbolicates other threads' stacks; the lead folds the two files together.)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+enum BacktraceSymbolication {
+    /// The loaded images, listed once (listing them costs ~0.15 ms); a
+    /// capture given this list does not list them again. Symbolication lists
+    /// them afresh, so a library loaded later is still found.
+    static let images = ImageMap.capture()
+
+    static func userFrames(of backtrace: Backtrace, skippingModule module: String, limit: Int = 8) -> [String] {
+        guard let symbolicated = backtrace.symbolicated(with: ImageMap.capture()) else { return [] }
+        let ownPrefix = "$s\(module.utf8.count)\(module)"
+        var lines: [String] = []
+        for frame in symbolicated.frames where lines.count < limit {
+            guard let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem else { continue }
+            if symbol.rawName.hasPrefix(ownPrefix) { continue }
+            if symbol.imageName.hasPrefix("libswift") { continue }
+            var line = symbol.name
+            if let location = symbol.sourceLocation {
+                line += " at \(relative(location.path)):\(location.line)"
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// `Sources/App/main.swift` from an absolute path, from its last
+    /// `Sources`, `Tests` or `Examples` folder on.
+    private static func relative(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let start = parts.lastIndex(where: { ["Sources", "Tests", "Examples"].contains($0) }) else { return path }
+        return parts[start...].joined(separator: "/")
+    }
+}
+#endif

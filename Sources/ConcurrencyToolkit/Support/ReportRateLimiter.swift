@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// Keeps a report written to standard error from flooding it: the first
+/// report for a key (a call site and a kind) is written in full, repeats are
+/// counted, and the counts are written as one summary line at most once per
+/// interval, for example
+/// `CONTINUATION MISUSE: …and 99,999 more from App/main.swift:7 (leaked) in the last 10 s`.
+///
+/// Used by the default misuse handler; a stall reporter (or any other
+/// reporter that writes to a terminal) makes its own with its own prefix.
+/// Only the writing is limited: custom handlers and test helpers are given
+/// every report by their caller, before any limiter.
+///
+/// ```swift
+/// static let limiter = ReportRateLimiter(summaryPrefix: "CONTINUATION MISUSE: ")
+/// limiter.report(key: "\(site) (\(kind))", line: "CONTINUATION MISUSE: \(misuse)\n")
+/// ```
+///
+/// A summary still held back when the process exits normally is written by
+/// an `atexit` hook.
+final class ReportRateLimiter: Sendable {
+    private let state: Lock<ReportRateLimit>
+    private let write: @Sendable (String) -> Void
+    private let now: @Sendable () -> UInt64
+    private let schedule: @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void
+
+    /// - Parameters:
+    ///   - interval: At most one summary line per interval.
+    ///   - summaryPrefix: Starts the summary line, as the full lines start.
+    ///   - write: Where lines go (tests capture them).
+    ///   - now: A monotonic clock in nanoseconds (tests pass their own).
+    ///   - schedule: Calls its closure after the nanoseconds given (tests run it by hand).
+    ///   - flushesAtExit: Whether an `atexit` hook writes what is still held back.
+    init(
+        interval: Duration = .seconds(10), summaryPrefix: String,
+        write: @escaping @Sendable (String) -> Void = writeToStandardError,
+        now: @escaping @Sendable () -> UInt64 = { MonotonicClock.now },
+        schedule: @escaping @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void = ReportRateLimiter.afterDelay,
+        flushesAtExit: Bool = true
+    ) {
+        self.state = Lock(ReportRateLimit(interval: MonotonicClock.nanoseconds(interval), summaryPrefix: summaryPrefix))
+        self.write = write
+        self.now = now
+        self.schedule = schedule
+        if flushesAtExit { Self.flushAtExit(self) }
+    }
+
+    /// Writes `line` if it is the first for `key`; otherwise counts it for the next summary.
+    func report(key: String, line: String) {
+        let time = now()
+        let actions = state.withLock { $0.report(key: key, line: line, now: time) }
+        for action in actions {
+            switch action {
+            case .write(let line): write(line)
+            case .scheduleFlush(let delay): schedule(delay) { [self] in flush() }
+            }
+        }
+    }
+
+    /// Writes the summary of what was held back, if anything was.
+    func flush() {
+        let time = now()
+        if let summary = state.withLock({ $0.flush(now: time) }) { write(summary) }
+    }
+
+    static let afterDelay: @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void = { delay, work in
+        DispatchQueue.global(qos: .utility).asyncAfter(
+            deadline: .now() + .nanoseconds(Int(clamping: delay)), execute: work)
+    }
+
+    // MARK: - Flushing at exit
+
+    private static let atExit = Lock<(registered: Bool, limiters: [ReportRateLimiter])>((false, []))
+
+    private static func flushAtExit(_ limiter: ReportRateLimiter) {
+        let register = atExit.withLock { entry in
+            entry.limiters.append(limiter)
+            defer { entry.registered = true }
+            return !entry.registered
+        }
+        if register {
+            atexit { for limiter in ReportRateLimiter.atExit.withLock({ $0.limiters }) { limiter.flush() } }
+        }
+    }
+}
