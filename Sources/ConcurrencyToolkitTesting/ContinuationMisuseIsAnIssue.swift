@@ -38,7 +38,7 @@ import Testing
 ///
 /// The issue's headline is the misuse itself ("Caught error: SafeContinuation
 /// created at … was resumed more than once; …"), and `issue.error` is the
-/// ``ContinuationMisuse``, at the line of the extra resume (or of the
+/// `ContinuationMisuse`, at the line of the extra resume (or of the
 /// creation, for a leak). A misuse reported on a thread that is not running a
 /// task is recorded before that thread's `resume` returns (it waits up to 5
 /// seconds for the test's context to record it); one reported on another
