@@ -26,5 +26,25 @@ extension EndToEnd {
             #expect(output.contains("a.txt -> a.txt.gz"))
             #expect(output.contains("Squeezed 3 files"))
         }
+            @Test("a 20-column terminal: every live line fits, so erasing it leaves no fragments",
+              .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+        func narrowTerminal() throws {
+            let scratch = try Scratch()
+            let folder = try Self.slowFolder(scratch)
+            let command = "stty cols 20 rows 10; TERM=xterm \(SqueezerProcess.binary.path) --level 9 --jobs 2 \(folder)"
+            let result = try runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
+            let output = String(decoding: result.output, as: UTF8.self)
+            #expect(result.status == 0)
+            // Drop the cursor-movement and erase sequences, then look at the
+            // lines the live display drew: each has a bar ("[#…" or "[.…").
+            let plain = output.replacingOccurrences(
+                of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "\n", options: .regularExpression)
+            let barLines = plain.split(whereSeparator: \.isNewline)
+                .filter { $0.contains("[#") || $0.contains("[.") }
+            #expect(!barLines.isEmpty, "no live lines drawn: \(output.debugDescription)")
+            for line in barLines {
+                #expect(line.count < 20, "a live line wider than the terminal wraps and leaves fragments: \(line.debugDescription)")
+            }
+        }
     }
 }
