@@ -49,7 +49,10 @@ struct JobLimit: Equatable {
     }
 
     /// Decides the jobs for this process (may raise its soft `RLIMIT_NOFILE`).
-    static func decide(requested: Int, strategy: Strategy, cores: Int) -> JobLimit {
+    /// The folder descriptors discovery holds are open already, so counted;
+    /// `heldLater` more will be opened and kept (output folders made under
+    /// `--output` on first use), so they are set aside too.
+    static func decide(requested: Int, strategy: Strategy, cores: Int, heldLater: Int = 0) -> JobLimit {
         var jobs = requested
         var reasons: [String] = []
         let cap = max(1, cores) * perCore
@@ -59,7 +62,7 @@ struct JobLimit: Equatable {
         }
         var tooFewDescriptors = false
         if strategy == .parallel {
-            let open = openDescriptors()
+            let open = openDescriptors() + heldLater
             let available = max(0, raiseOpenFileLimit(toward: descriptorsNeeded(jobs: jobs) + open) - open)
             if descriptorsNeeded(jobs: jobs) > available {
                 while jobs > 1, descriptorsNeeded(jobs: jobs) > available { jobs -= 1 }
@@ -71,6 +74,19 @@ struct JobLimit: Equatable {
         var note = "using \(Summary.count(jobs, "job")) instead of --jobs \(requested): " + reasons.joined(separator: ", and ")
         if tooFewDescriptors { note += "; even so a file may fail to open: raise it for a clean run" }
         return JobLimit(jobs: jobs, notes: [note])
+    }
+
+    /// Raises the soft open-file limit to the hard one before discovery:
+    /// it keeps a descriptor open for every folder that holds files to
+    /// compress, and more folders than the soft limit (often 1024) would
+    /// otherwise fail with `EMFILE` (named, as every other failure).
+    ///
+    /// ```swift
+    /// JobLimit.raiseForDiscovery()
+    /// let discovery = try discoverFiles(in: folder, recursive: true, output: nil)
+    /// ```
+    static func raiseForDiscovery() {
+        _ = raiseOpenFileLimit(toward: Int.max)
     }
 
     /// The soft limit, raised toward `wanted` as far as the hard limit allows.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Compresses files to gzip, streaming fixed-size chunks: a whole file at a
 /// time (``compress(_:isCancelled:progress:)``), or, for the parallel
 /// strategy, in segments that several threads compress at once
@@ -114,18 +120,24 @@ public struct FileCompressor: Sendable {
         return written
     }
 
-    /// The start of every file, whole or in segments: refuses an existing
-    /// destination without `force`, opens the original read-only (checking
-    /// its size against the plan) and creates the temporary output. The
-    /// gzip header goes in front of the first deflate output, the trailer
-    /// after the last, so a small file is one `write`. Nothing is left
-    /// behind when it throws.
+    /// The start of every file, whole or in segments: opens the original
+    /// read-only (checking it is the file discovery saw, with its size),
+    /// opens (or, under `--output`, makes) the destination folder, refuses
+    /// an existing destination without `force`, and creates the temporary
+    /// output there. The gzip header goes in front of the first deflate
+    /// output, the trailer after the last, so a small file is one `write`.
+    /// Nothing is left behind when it throws.
     func begin(_ plan: FilePlan) throws(CompressionError) -> (SourceFile, TemporaryOutput) {
-        if !force, pathExists(plan.destination) {
-            throw CompressionError.destinationExists(plan.destination)
-        }
         let source = try SourceFile(plan)
-        let output = try TemporaryOutput(for: plan.destination, temporaryFiles: temporaryFiles)
+        let folder = try plan.outputFolder.open()
+        if !force {
+            var info = stat()
+            if withCName(plan.destinationName, { fstatat(folder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 {
+                throw CompressionError.destinationExists(plan.destination)
+            }
+        }
+        let output = try TemporaryOutput(
+            in: folder, name: plan.destinationName, shown: plan.destination, temporaryFiles: temporaryFiles)
         return (source, output)
     }
 

@@ -23,13 +23,18 @@ final class SourceFile: Sendable {
 
     /// - Throws: ``CompressionError/vanished``, ``CompressionError/notRegularFile``
     ///   (replaced by a FIFO, device, folder or symbolic link since it was
-    ///   planned), ``CompressionError/changedSize(expected:actual:)``, or a system error.
+    ///   planned), ``CompressionError/replaced`` (another file has its name),
+    ///   ``CompressionError/changedSize(expected:actual:)``, or a system error.
     init(_ plan: FilePlan) throws(CompressionError) {
         // Discovery saw a regular file, but it may have been replaced since.
         // O_NONBLOCK: opening a FIFO with no writer would otherwise block
         // forever (and the segmented path opens under the file's lock).
         // O_NOFOLLOW: a symbolic link put in its place is refused (ELOOP).
-        let descriptor = open(plan.source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        // Relative to its folder's descriptor: a folder swapped for a
+        // symbolic link since discovery cannot redirect the open.
+        let descriptor = withCName(plan.name) {
+            openat(plan.folder.descriptor, $0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        }
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { throw CompressionError.vanished }
@@ -45,6 +50,10 @@ final class SourceFile: Sendable {
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
             throw CompressionError.notRegularFile
+        }
+        if let identity = plan.identity, identity != FileIdentity(info) {
+            close(descriptor)
+            throw CompressionError.replaced
         }
         // Regular files ignore O_NONBLOCK; cleared anyway so reads are plainly blocking.
         let flags = fcntl(descriptor, F_GETFL)
