@@ -17,13 +17,16 @@ extension EndToEnd {
             try scratch.file("outside/zz-secret", Data("TOPSECRET\n".utf8))
         }
 
-        @Test("a subfolder swapped for a symbolic link mid-run, with a same-size decoy: nothing outside is read or written (20 tries)")
-        func swappedForSymlink() throws {
+        @Test(
+            "a subfolder swapped for a symbolic link mid-run, with a same-size decoy: nothing outside is read or written (20 tries)",
+            arguments: OutputPlacementTests.temporaries)
+        func swappedForSymlink(_ environment: [String: String]) throws {
             for attempt in 0..<20 {
                 let scratch = try Scratch()
                 try Self.makeSwapSetup(scratch, megabytes: 2)
                 let (process, out, err) = try SqueezerProcess.start(
-                    ["--jobs", "1", "--level", "9", "--segment-kib", "1048576", "-r", scratch.path + "/tree"], in: scratch)
+                    ["--jobs", "1", "--level", "9", "--segment-kib", "1048576", "-r", scratch.path + "/tree"],
+                    environment: environment, in: scratch)
                 #expect(DuringRunTests.waitForTemporaryFile(in: scratch.path + "/tree/a", process: process), "attempt \(attempt)")
                 try FileManager.default.moveItem(atPath: scratch.path + "/tree/a", toPath: scratch.path + "/tree/a.orig")
                 try FileManager.default.createSymbolicLink(atPath: scratch.path + "/tree/a", withDestinationPath: "../outside")
@@ -38,13 +41,14 @@ extension EndToEnd {
             }
         }
 
-        @Test("a folder renamed mid-run holds only originals and finished .gz files afterwards")
-        func folderRenamed() throws {
+        @Test("a folder renamed mid-run holds only originals and finished .gz files afterwards",
+              arguments: OutputPlacementTests.temporaries)
+        func folderRenamed(_ environment: [String: String]) throws {
             let scratch = try Scratch()
             try scratch.file("tree/a/0-big.txt", DuringRunTests.slowFile(megabytes: 4))
             for index in 0..<5 { try scratch.file("tree/a/small-\(index).txt", Sample.text(20_000, seed: UInt64(index))) }
             let (process, out, err) = try SqueezerProcess.start(
-                ["--jobs", "1", "--level", "9", "-r", scratch.path + "/tree"], in: scratch)
+                ["--jobs", "1", "--level", "9", "-r", scratch.path + "/tree"], environment: environment, in: scratch)
             #expect(DuringRunTests.waitForTemporaryFile(in: scratch.path + "/tree/a", process: process))
             try FileManager.default.moveItem(atPath: scratch.path + "/tree/a", toPath: scratch.path + "/tree/b")
             process.waitUntilExit()

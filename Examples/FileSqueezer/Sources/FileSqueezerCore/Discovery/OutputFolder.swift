@@ -99,17 +99,21 @@ final class OutputFolder: Sendable {
         if let slash = path.lastIndex(of: UInt8(ascii: "/")), slash > 0 {
             try makeFolders(Array(path[..<slash]))
         }
-        if withCName(path, { mkdir($0, 0o755) }) != 0, errno != EEXIST {
+        if withCName(path, { mkdir($0, 0o755) }) == 0 {
+            made.add(path)
+        } else if errno != EEXIST {
             throw .system(action: "cannot create folder \(FileName.display(path))", errno: errno)
         }
     }
 }
 
-/// The folders a run made (parent descriptor and name), in order.
+/// The folders a run made, in order: by parent descriptor and name, or by
+/// path for the `--output` folder itself and its missing parents.
 private final class MadeFolders: Sendable {
-    private let folders = VisibleMutex<[(Folder, [UInt8])]>([])
+    private let folders = VisibleMutex<[(Folder?, [UInt8])]>([])
 
     func add(_ parent: Folder, _ name: [UInt8]) { folders.withLock { $0.append((parent, name)) } }
+    func add(_ path: [UInt8]) { folders.withLock { $0.append((nil, path)) } }
 
     func removeEmpty() {
         let all = folders.withLock { folders in
@@ -118,7 +122,7 @@ private final class MadeFolders: Sendable {
         }
         // rmdir refuses a folder that is not empty: only empty ones go.
         for (parent, name) in all.reversed() {
-            _ = withCName(name) { unlinkat(parent.descriptor, $0, AT_REMOVEDIR) }
+            _ = withCName(name) { unlinkat(parent?.descriptor ?? AT_FDCWD, $0, AT_REMOVEDIR) }
         }
     }
 }
