@@ -55,5 +55,39 @@ extension EndToEnd {
             #expect(try Self.strays(scratch, originals: originals) == [])
             #expect(try scratch.snapshot("in").filter { originals[$0.key] != nil } == originals)
         }
+    
+        @Test("killed at several moments with the named fallback: the next run removes what it left and says so",
+              arguments: moments)
+        func named(_ moment: Int) throws {
+            let scratch = try Scratch()
+            let originals = try Self.makeTree(scratch)
+            try Self.killedRun(scratch, at: moment, environment: [TemporaryOutput.forceNamedEnvironmentVariable: "1"])
+            let left = try Self.strays(scratch, originals: originals)
+            #expect(left.allSatisfy { $0.split(separator: "/").last!.hasPrefix(".squeeze-") }, "\(left)")
+            if moment == 0 { #expect(!left.isEmpty, "killed mid-file, the fallback leaves its temporary") }
+            let next = try SqueezerProcess.run(["-r", "--level", "1", scratch.path + "/in"], in: scratch)
+            if !left.isEmpty {
+                let note = "removed \(left.count) temporary file\(left.count == 1 ? "" : "s") left by a run that was killed: "
+                #expect(next.stderr.contains(note + left.joined(separator: ", ")), "stderr: \(next.stderr)")
+            }
+            #expect(try Self.strays(scratch, originals: originals) == [])
+        }
+
+        @Test("a temporary file whose writer is alive is left alone; one whose writer is gone is removed")
+        func liveWriter() throws {
+            let scratch = try Scratch()
+            try scratch.file("in/a.txt", Sample.text(1_000))
+            let gone = Process()
+            gone.executableURL = URL(fileURLWithPath: "/bin/true")
+            try gone.run()
+            gone.waitUntilExit()
+            let live = ".squeeze-\(getpid())-1", dead = ".squeeze-\(gone.processIdentifier)-1"
+            try scratch.file("in/" + live, Data("partial".utf8))
+            try scratch.file("in/" + dead, Data("partial".utf8))
+            let run = try SqueezerProcess.run([scratch.path + "/in"], in: scratch)
+            #expect(run.status == 0)
+            #expect(run.stderr.contains("removed 1 temporary file left by a run that was killed: \(dead)\n"), "\(run.stderr)")
+            #expect(try scratch.listing("in") == [live, "a.txt", "a.txt.gz"])
+        }
     }
 }

@@ -19,6 +19,9 @@ public struct Discovery: Sendable {
     public var notes: [String] = []
     /// Entries found and not compressed for a reason other than a documented skip.
     public var failures: [FileOutcome] = []
+    /// Temporary files of killed runs (`.squeeze-PID-N` whose process is
+    /// gone) that discovery removed; ``notes`` says so in one line.
+    public var staleRemoved: [String] = []
     /// The `--output` folder, if any (it knows the folders the run made).
     var outputRoot: OutputFolder?
     /// How many folders the run's `.gz` files go to that are not open yet:
@@ -65,7 +68,8 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// inspected, opened or listed is a failure naming it. Only an unusable
 /// `folder` throws.
 ///
-/// Never follows symbolic links. Skips `.gz` files, our own temporary files,
+/// Never follows symbolic links. Skips `.gz` files, our own temporary files
+/// (removing those of runs that were killed: ``Discovery/staleRemoved``),
 /// and, when `output` lies inside `folder`, the output folder itself.
 public func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
     let root: Folder
@@ -89,6 +93,12 @@ public func discoverFiles(in folder: String, recursive: Bool, output: String?) t
     }
     scan.list(root, relative: "", output: scan.discovery.outputRoot ?? OutputFolder(existing: root), isTop: true)
     if let failure = scan.topFailure { throw .unreadable(folder, errno: failure) }
+    let stale = scan.discovery.staleRemoved
+    if !stale.isEmpty {
+        scan.discovery.notes.insert(
+            "removed \(Summary.count(stale.count, "temporary file")) left by a run that was killed: "
+                + stale.joined(separator: ", "), at: 0)
+    }
     return scan.discovery
 }
 
@@ -128,8 +138,10 @@ private struct Scan {
             case S_IFREG:
                 if name.count >= 3, name.suffix(3).elementsEqual(".gz".utf8) {
                     discovery.notes.append("\(shown): already has .gz suffix - ignored")
-                } else if TemporaryName.isOurs(name) || TemporaryName.isLegacy(name) {
-                    continue  // a temporary file of a run (stale ones: StaleTemporaries)
+                } else if let writer = TemporaryName.writer(of: name) {
+                    removeIfStale(name, writer: writer, in: folder, shown: shown)
+                } else if TemporaryName.isLegacy(name) {
+                    continue  // a temporary file of a version before 0.2: its writer is unknown
                 } else {
                     discovery.plans.append(FilePlan(
                         folder: folder, name: name, outputFolder: output, identity: FileIdentity(info),
@@ -147,6 +159,17 @@ private struct Scan {
             default:
                 discovery.notes.append("\(shown): is not a regular file (FIFO, socket or device) - ignored")
             }
+        }
+    }
+
+    /// Removes a named temporary whose writer is gone (`kill -9`): no
+    /// process has its pid. A live writer's (another run, now) is left alone.
+    private mutating func removeIfStale(_ name: [UInt8], writer: pid_t, in folder: Folder, shown: String) {
+        guard writer != getpid(), kill(writer, 0) != 0, errno == ESRCH else { return }
+        if withCName(name, { unlinkat(folder.descriptor, $0, 0) }) == 0 {
+            discovery.staleRemoved.append(shown)
+        } else if errno != ENOENT {
+            discovery.notes.append("\(shown): cannot remove this temporary file of a killed run: \(String(cString: strerror(errno)))")
         }
     }
 
