@@ -84,7 +84,9 @@ public struct FileCompressor: Sendable {
     /// - Parameters:
     ///   - isCancelled: Polled once per chunk; when it returns `true` the
     ///     temporary file is removed and `CancellationError` is thrown.
-    ///   - progress: Called after each chunk with the bytes read so far.
+    ///   - progress: Called after each chunk with the bytes read so far (the
+    ///     last call gives all the bytes read, which for a pseudo-file may
+    ///     differ from `plan.size`).
     /// - Returns: The size of the `.gz`.
     /// - Throws: ``CompressionError`` naming the reason, or `CancellationError`.
     public func compress(
@@ -100,9 +102,9 @@ public struct FileCompressor: Sendable {
         let buffer = ByteBuffer(capacity: 2 * chunkSize + 1024)
         GzipFormat.header(level: level).withUnsafeBytes { buffer.append($0) }
         var written: Int64 = 0
-        let crc = try workspace.deflate(
-            0..<plan.size, of: source, ending: .finish, into: buffer, isCancelled: isCancelled
-        ) { offset in
+        // Read to the end, whatever the size said: a pseudo-file's size is
+        // not its content's (``SourceFile/checkRead(_:)`` decides).
+        let (crc, length) = try workspace.deflateToEnd(of: source, into: buffer, isCancelled: isCancelled) { offset in
             if buffer.count >= chunkSize {
                 try output.write(buffer.bytes)
                 written += Int64(buffer.count)
@@ -110,10 +112,10 @@ public struct FileCompressor: Sendable {
             }
             progress(offset)
         }
-        GzipFormat.trailer(crc: crc, size: plan.size).withUnsafeBytes { buffer.append($0) }
+        GzipFormat.trailer(crc: crc, size: length).withUnsafeBytes { buffer.append($0) }
         try output.write(buffer.bytes)
         written += Int64(buffer.count)
-        try source.checkUnchanged()
+        try source.checkRead(length)
 
         handedOver = true  // commit removes the temporary file itself if it fails
         try output.commit(permissions: source.permissions, force: force)

@@ -10,6 +10,7 @@ import Darwin
 /// let source = try SourceFile(plan)                       // throws .vanished, .changedSize, ...
 /// try source.read(into: buffer, at: 1 << 20)              // pread: any thread, any order
 /// try source.checkUnchanged()                             // after the last byte: did it grow?
+/// try source.checkRead(read)                              // read to its end: is that the file?
 /// ```
 ///
 /// Reads are positioned (`pread`), so the segments of one file are read by
@@ -84,11 +85,46 @@ final class SourceFile: Sendable {
         }
     }
 
+    /// Reads into `buffer` from `offset` until it is full or the file
+    /// ends. - Returns: The bytes read (fewer than `buffer.count` at the end).
+    func readSome(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(CompressionError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(action: "cannot read", errno: errno)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
     /// Throws unless the file still has its planned size: called after its
     /// last byte was read, it catches a file that grew meanwhile.
     func checkUnchanged() throws(CompressionError) {
+        try checkRead(plan.size)
+    }
+
+    /// Decides whether `length` bytes, read to the end of the file, are the
+    /// file, as planned:
+    /// - `length` is the planned size and `fstat` still says so: yes (a
+    ///   file that grew after its last byte was read fails).
+    /// - The planned size was 0: yes. The size was unknown: `/proc` files
+    ///   say 0 whatever they hold; an empty file that grew is compressed as read.
+    /// - `fstat` still gives the planned size, yet the read ended elsewhere:
+    ///   yes. Such a file is a pseudo-file (`/sys` says 4096 for every file).
+    /// - Otherwise it changed size during the run: it fails, naming the
+    ///   planned size and the size read.
+    func checkRead(_ length: Int64) throws(CompressionError) {
         guard let size = currentSize() else { throw .system(action: "cannot inspect", errno: errno) }
-        guard size == plan.size else { throw .changedSize(expected: plan.size, actual: size) }
+        if length == plan.size {
+            guard size == plan.size else { throw .changedSize(expected: plan.size, actual: size) }
+            return
+        }
+        if plan.size == 0 || size == plan.size { return }
+        throw .changedSize(expected: plan.size, actual: length)
     }
 
     private func currentSize() -> Int64? {
