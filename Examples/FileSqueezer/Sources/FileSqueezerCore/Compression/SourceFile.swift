@@ -97,6 +97,10 @@ final class SourceFile: Sendable {
             }
             if count == 0 { break }
             filled += count
+            // A regular file reads short only at its end: where it was planned
+            // to end, that is the end (checkRead's fstat catches growth),
+            // without one more pread to see 0. Elsewhere, read until 0.
+            if filled < buffer.count, plan.size > 0, offset + Int64(filled) == plan.size { break }
         }
         return filled
     }

@@ -50,8 +50,7 @@ struct TemporaryOutput: Sendable {
     /// - Throws: ``CompressionError/nameTooLong(_:length:limit:)`` when `name`
     ///   is longer than the folder's file system allows, or a system error.
     init(in folder: Folder, name: [UInt8], shown: String, temporaryFiles: TemporaryFiles) throws(CompressionError) {
-        let limit = fpathconf(folder.descriptor, Int32(_PC_NAME_MAX))
-        if limit > 0, name.count > limit { throw .nameTooLong(shown, length: name.count, limit: limit) }
+        if name.count > folder.nameLimit { throw .nameTooLong(shown, length: name.count, limit: folder.nameLimit) }
         var descriptor: Int32 = -1
         var temporaryName: [UInt8]?
         if Self.unnamedPossible {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// An open folder: every name in it is looked up relative to this
 /// descriptor (`openat`, `fstatat`, `linkat`), never by a path from the
@@ -26,6 +27,19 @@ final class Folder: Sendable {
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// The longest file name the folder's file system takes (`NAME_MAX`,
+    /// asked once per folder: `fpathconf` costs an `fstatfs`).
+    var nameLimit: Int {
+        let known = cachedNameLimit.load(ordering: .relaxed)
+        if known != 0 { return known }
+        let limit = fpathconf(descriptor, Int32(_PC_NAME_MAX))
+        let value = limit > 0 ? limit : Int.max
+        cachedNameLimit.store(value, ordering: .relaxed)
+        return value
+    }
+
+    private let cachedNameLimit = Atomic<Int>(0)
 
     /// Flags for every folder opened: never through a symbolic link.
     static let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC

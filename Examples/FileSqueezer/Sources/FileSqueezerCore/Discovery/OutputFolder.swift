@@ -56,7 +56,8 @@ final class OutputFolder: Sendable {
 
     /// The open folder, made first if missing; the same result every time.
     func open() throws(CompressionError) -> Folder {
-        try opened.withLock { (opened) throws(CompressionError) -> Folder in
+        if case .existing(let folder) = origin { return folder }  // no lock for the common case
+        return try opened.withLock { (opened) throws(CompressionError) -> Folder in
             if opened == nil { opened = Result { () throws(CompressionError) in try make() } }
             return try opened!.get()
         }
