@@ -132,7 +132,7 @@ public struct FileCompressor: Sendable {
     func begin(_ plan: FilePlan) throws(CompressionError) -> (SourceFile, TemporaryOutput) {
         let source = try SourceFile(plan)
         let folder = try plan.outputFolder.open()
-        if !force {
+        if !force, !plan.destinationAbsent {
             var info = stat()
             if withCName(plan.destinationName, { fstatat(folder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 {
                 throw CompressionError.destinationExists(plan.destination)

@@ -24,6 +24,10 @@ public struct FilePlan: Sendable {
     let outputFolder: OutputFolder
     /// What discovery saw; `nil` when not known (then not checked).
     let identity: FileIdentity?
+    /// Discovery listed the destination folder and no `NAME.gz` was in it:
+    /// no need to look again before compressing (`linkat` still refuses
+    /// one that appears meanwhile).
+    let destinationAbsent: Bool
     /// Path relative to the folder being squeezed (shown to the user), in
     /// ``FileName/display(_:)`` form.
     public let relativePath: String
@@ -37,8 +41,9 @@ public struct FilePlan: Sendable {
 
     init(
         folder: Folder, name: [UInt8], outputFolder: OutputFolder, identity: FileIdentity?,
-        relativePath: String, size: Int64
+        relativePath: String, size: Int64, destinationAbsent: Bool = false
     ) {
+        self.destinationAbsent = destinationAbsent
         self.folder = folder
         self.name = name
         self.outputFolder = outputFolder

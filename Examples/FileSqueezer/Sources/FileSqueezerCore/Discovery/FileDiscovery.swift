@@ -126,6 +126,8 @@ private struct Scan {
             fail(relative, "cannot list the folder: \(failure.text)")
             return
         }
+        // Outputs beside their originals: the listing says which exist.
+        let listed = discovery.outputRoot == nil ? Set(names) : nil
         for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let shown = (relative.isEmpty ? "" : relative + "/") + FileName.display(name)
             var info = stat()
@@ -145,7 +147,8 @@ private struct Scan {
                 } else {
                     discovery.plans.append(FilePlan(
                         folder: folder, name: name, outputFolder: output, identity: FileIdentity(info),
-                        relativePath: shown, size: Int64(info.st_size)))
+                        relativePath: shown, size: Int64(info.st_size),
+                        destinationAbsent: listed.map { !$0.contains(name + Array(".gz".utf8)) } ?? false))
                 }
             case S_IFDIR:
                 if FileIdentity(info) == skipped { continue }
