@@ -63,6 +63,24 @@ extension EndToEnd {
             #expect(names.count == 12, "\(names)")
         }
 
+        @Test("a file replaced mid-run by another of the same size is named as replaced, never compressed")
+        func fileReplaced() throws {
+            let scratch = try Scratch()
+            try scratch.file("tree/0-big.txt", DuringRunTests.slowFile(megabytes: 2))
+            try scratch.file("tree/zz.txt", Data("original-1\n".utf8))
+            let (process, out, err) = try SqueezerProcess.start(
+                ["--jobs", "1", "--level", "9", "--segment-kib", "1048576", scratch.path + "/tree"], in: scratch)
+            #expect(DuringRunTests.waitForTemporaryFile(in: scratch.path + "/tree", process: process))
+            try scratch.file("swap.txt", Data("replaced-2\n".utf8))
+            #expect(rename(scratch.path + "/swap.txt", scratch.path + "/tree/zz.txt") == 0)
+            process.waitUntilExit()
+            let run = try SqueezerProcess.collect(process, out, err)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("zz.txt: the file was replaced during the run (another file has its name now); left alone"),
+                    "stderr: \(run.stderr)")
+            #expect(try scratch.listing("tree") == ["0-big.txt", "0-big.txt.gz", "zz.txt"])
+        }
+
         @Test("40 files deeper than 4096 bytes of path are all compressed")
         func deepPaths() throws {
             let scratch = try Scratch()

@@ -30,8 +30,11 @@ struct JobLimit: Equatable {
     var notes: [String]
 
     static let perCore = 4
-    /// The original and the temporary output (an output folder's descriptor
-    /// too, once writes are relative to it).
+    /// The original and the temporary output, and one to spare: the
+    /// `/proc/self/fd` link and a `--force` rename take none, but folder
+    /// descriptors opened as files start are not all counted in advance.
+    /// (Held folder descriptors: discovery's are open when this is decided,
+    /// so counted; `--output` folders opened later are `heldLater`.)
     static let descriptorsPerFile = 3
     /// Descriptors kept free for libdispatch (epoll, eventfd, three timer
     /// clocks, made when first needed) and `--trace`/`--timeline` output.

@@ -71,6 +71,12 @@ public struct FilePlan: Sendable {
     }
 }
 
+/// Plans are equal when they name the same file (the same open folder and
+/// name) with the same destination and size.
+///
+/// ```swift
+/// let unique = Set(discovery.plans)   // one per file
+/// ```
 extension FilePlan: Hashable {
     public static func == (left: FilePlan, right: FilePlan) -> Bool {
         left.folder === right.folder && left.name == right.name && left.destination == right.destination

@@ -17,10 +17,20 @@ import Darwin
 public struct Discovery: Sendable {
     public var plans: [FilePlan] = []
     public var notes: [String] = []
-    /// Entries found and not compressed for a reason other than a documented skip.
+    /// Entries found and not compressed for a reason other than a documented
+    /// skip: each names the entry and why; the run counts them as failed.
+    ///
+    /// ```swift
+    /// for failure in discovery.failures { print("\(failure.path): \(failure.reason ?? "")") }
+    /// // "locked: cannot open the folder: Permission denied"
+    /// ```
     public var failures: [FileOutcome] = []
     /// Temporary files of killed runs (`.squeeze-PID-N` whose process is
     /// gone) that discovery removed; ``notes`` says so in one line.
+    ///
+    /// ```swift
+    /// print(discovery.staleRemoved)   // ["sub/.squeeze-4242-17"]
+    /// ```
     public var staleRemoved: [String] = []
     /// The `--output` folder, if any (it knows the folders the run made).
     var outputRoot: OutputFolder?
