@@ -111,9 +111,20 @@ struct JobLimit: Equatable {
         return Int(clamping: limits.rlim_cur)
     }
 
-    /// Descriptors open in this process now: the lowest `count` numbers
-    /// that `fcntl(F_GETFD)` finds, probing up to the soft limit.
+    /// Descriptors open in this process now: the entries of
+    /// `/proc/self/fd` (one `getdents64`, where probing would cost an
+    /// `fcntl` per possible descriptor, up to 65,536 once discovery has
+    /// raised the soft limit), or, without `/proc`, what `fcntl(F_GETFD)`
+    /// finds probing up to the soft limit.
     private static func openDescriptors() -> Int {
+        if let directory = opendir("/proc/self/fd") {
+            defer { closedir(directory) }
+            var count = 0
+            while let entry = readdir(directory) {
+                if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+            }
+            return count - 1  // the listing's own descriptor
+        }
         let ceiling = min(currentOpenFileLimit(), 65_536)
         var count = 0
         for descriptor in 0..<Int32(ceiling) where fcntl(descriptor, F_GETFD) != -1 { count += 1 }

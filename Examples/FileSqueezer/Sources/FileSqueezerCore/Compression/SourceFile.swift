@@ -57,8 +57,9 @@ final class SourceFile: Sendable {
             throw CompressionError.replaced
         }
         // Regular files ignore O_NONBLOCK; cleared anyway so reads are plainly blocking.
-        let flags = fcntl(descriptor, F_GETFL)
-        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        // Of the flags F_SETFL can change, it was opened with O_NONBLOCK
+        // only: setting none clears it without an F_GETFL first.
+        _ = fcntl(descriptor, F_SETFL, 0)
         guard Int64(info.st_size) == plan.size else {
             close(descriptor)
             throw CompressionError.changedSize(expected: plan.size, actual: Int64(info.st_size))
