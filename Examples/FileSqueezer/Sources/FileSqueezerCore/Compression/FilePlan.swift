@@ -66,7 +66,7 @@ public struct FilePlan: Sendable {
         let output = splitPath(destination).folder
         self.init(
             folder: folder, name: FileName.bytes(name),
-            outputFolder: output == folderPath ? OutputFolder(existing: folder) : OutputFolder(path: output),
+            outputFolder: output == folderPath ? OutputFolder(existing: folder) : OutputFolder.lazily(at: output, shown: output).folder,
             identity: nil, relativePath: relativePath, size: size)
     }
 }

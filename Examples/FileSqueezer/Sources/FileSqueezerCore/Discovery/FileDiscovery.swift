@@ -97,9 +97,9 @@ public func discoverFiles(in folder: String, recursive: Bool, output: String?) t
         var info = stat()
         let shown = absolutePath(output)
         if withCName(FileName.bytes(output), { stat($0, &info) }) == 0 { scan.skipped = FileIdentity(info) }
-        let existing = (try? Folder.open(output, shown: shown)).map(OutputFolder.init(existing:))
-        scan.discovery.outputRoot = existing ?? OutputFolder(path: shown)
-        if existing == nil { scan.discovery.outputFoldersToOpen += 1 }
+        let (root, missing) = OutputFolder.lazily(at: output, shown: shown)
+        scan.discovery.outputRoot = root
+        scan.discovery.outputFoldersToOpen += missing
     }
     scan.list(root, relative: "", output: scan.discovery.outputRoot ?? OutputFolder(existing: root), isTop: true)
     if let failure = scan.topFailure { throw .unreadable(folder, errno: failure) }

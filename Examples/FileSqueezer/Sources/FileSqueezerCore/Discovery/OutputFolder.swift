@@ -11,8 +11,8 @@ import Darwin
 /// refused, so nothing is ever written through it.
 ///
 /// ```swift
-/// let root = OutputFolder(path: "/backup")                      // made (mkdir -p) on first use
-/// let sub = OutputFolder(name: Array("2024".utf8), in: root)   // /backup/2024
+/// let (root, missing) = OutputFolder.lazily(at: "/backup/new", shown: "/backup/new")  // opens /backup now
+/// let sub = OutputFolder(name: Array("2024".utf8), in: root)   // /backup/new/2024
 /// let folder = try sub.open()                                  // makes both; the same Folder after
 /// ```
 ///
@@ -21,7 +21,7 @@ import Darwin
 final class OutputFolder: Sendable {
     private enum Origin {
         case existing(Folder)
-        case root(String)
+        case unusable(CompressionError)
         case child([UInt8], of: OutputFolder)
     }
 
@@ -40,10 +40,38 @@ final class OutputFolder: Sendable {
         made = MadeFolders()
     }
 
-    /// The `--output` folder itself, made with its missing parents on first use.
-    init(path: String) {
-        self.path = path
-        origin = .root(path)
+    /// The `--output` folder `path`: its deepest existing ancestor is
+    /// opened now (the path is the user's, resolved as given); the missing
+    /// folders below it are made with `mkdirat` on first use, like the
+    /// mirrored ones. - Returns: The folder, and how many folders are missing.
+    static func lazily(at path: String, shown: String) -> (folder: OutputFolder, missing: Int) {
+        var ancestor = FileName.bytes(path)
+        while ancestor.count > 1, ancestor.last == UInt8(ascii: "/") { ancestor.removeLast() }
+        var missing: [[UInt8]] = []
+        let slash = UInt8(ascii: "/"), dot = [UInt8(ascii: ".")]
+        while true {
+            do {
+                let folder = try Folder.open(FileName.display(ancestor), shown: absolutePath(FileName.display(ancestor)))
+                var result = OutputFolder(existing: folder)
+                for name in missing { result = OutputFolder(name: name, in: result) }
+                return (result, missing.count)
+            } catch {
+                // Missing (or a file where a folder should be: named when made): try the parent.
+                guard error.code == ENOENT || error.code == ENOTDIR, ancestor != [slash], ancestor != dot else {
+                    let failure = CompressionError.system(action: "cannot open folder \(shown)", errno: error.code)
+                    return (OutputFolder(unusable: failure, shown: shown), 0)
+                }
+                let cut = ancestor.lastIndex(of: slash)
+                let name = Array(ancestor[(cut.map { $0 + 1 } ?? 0)...])
+                if !name.isEmpty, name != dot { missing.insert(name, at: 0) }
+                ancestor = cut.map { $0 == 0 ? [slash] : Array(ancestor[..<$0]) } ?? dot
+            }
+        }
+    }
+
+    private init(unusable failure: CompressionError, shown: String) {
+        path = shown
+        origin = .unusable(failure)
         made = MadeFolders()
     }
 
@@ -67,11 +95,8 @@ final class OutputFolder: Sendable {
         switch origin {
         case .existing(let folder):
             return folder
-        case .root(let path):
-            try makeFolders(FileName.bytes(path))
-            do { return try Folder.open(path) } catch {
-                throw .system(action: "cannot create folder \(path)", errno: error.code)
-            }
+        case .unusable(let failure):
+            throw failure
         case .child(let name, let parent):
             let parentFolder = try parent.open()
             if withCName(name, { mkdirat(parentFolder.descriptor, $0, 0o755) }) == 0 {
@@ -92,29 +117,13 @@ final class OutputFolder: Sendable {
     /// Removes the folders this run made that are still empty, deepest
     /// first (after Ctrl-C, or any stop). A folder that holds anything stays.
     func removeEmptyFoldersMade() { made.removeEmpty() }
-
-    /// `mkdir -p` for the user's `--output` argument.
-    private func makeFolders(_ path: [UInt8]) throws(CompressionError) {
-        var info = stat()
-        if withCName(path, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
-        if let slash = path.lastIndex(of: UInt8(ascii: "/")), slash > 0 {
-            try makeFolders(Array(path[..<slash]))
-        }
-        if withCName(path, { mkdir($0, 0o755) }) == 0 {
-            made.add(path)
-        } else if errno != EEXIST {
-            throw .system(action: "cannot create folder \(FileName.display(path))", errno: errno)
-        }
-    }
 }
 
-/// The folders a run made, in order: by parent descriptor and name, or by
-/// path for the `--output` folder itself and its missing parents.
+/// The folders a run made, in order, by parent descriptor and name.
 private final class MadeFolders: Sendable {
-    private let folders = VisibleMutex<[(Folder?, [UInt8])]>([])
+    private let folders = VisibleMutex<[(Folder, [UInt8])]>([])
 
     func add(_ parent: Folder, _ name: [UInt8]) { folders.withLock { $0.append((parent, name)) } }
-    func add(_ path: [UInt8]) { folders.withLock { $0.append((nil, path)) } }
 
     func removeEmpty() {
         let all = folders.withLock { folders in
@@ -123,7 +132,7 @@ private final class MadeFolders: Sendable {
         }
         // rmdir refuses a folder that is not empty: only empty ones go.
         for (parent, name) in all.reversed() {
-            _ = withCName(name) { unlinkat(parent?.descriptor ?? AT_FDCWD, $0, AT_REMOVEDIR) }
+            _ = withCName(name) { unlinkat(parent.descriptor, $0, AT_REMOVEDIR) }
         }
     }
 }
