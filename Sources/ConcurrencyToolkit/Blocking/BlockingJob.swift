@@ -56,7 +56,7 @@ class BlockingJob: @unchecked Sendable {
     /// Keeps `error` as the outcome for a job that will not run.
     func keep(_ error: any Error) { fatalError("subclass responsibility") }
 
-    /// Resumes the caller with the outcome kept by ``execute()``.
+    /// Resumes the caller with the outcome kept by ``execute(onLane:of:)``.
     func resumeCaller() { fatalError("subclass responsibility") }
 
     /// Resumes the caller with `error`; the body never runs.

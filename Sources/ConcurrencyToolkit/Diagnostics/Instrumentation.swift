@@ -31,7 +31,7 @@ import Synchronization
 /// |---|---|---|
 /// | `BlockingExecutor` | `run`, creating the job (caller's task) | `trace: Instrumentation.begin(.jobQueued(executor: label))`, stored in the job |
 /// | | `BlockingJob.execute`, after the lifecycle started | `trace?.emit(.jobStarted(executor: label, lane: lane))` |
-/// | | `TypedBlockingJob.runBodyAndResume`, around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
+/// | | `TypedBlockingJob.runBody`, around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
 /// | | same, after the body, *before* `continuation.resume` | `trace?.emit(.jobFinished(failed: !succeeded))` |
 /// | | `TypedBlockingJob.fail` (cancelled while queued, shut down), before resuming | `trace?.emit(.jobDiscarded(reason: "\(error)"))` |
 /// | `ContinuationBox` | `init` | `trace = Instrumentation.begin(.continuationCreated(site: site))`; a link bit when non-nil so `finished(as:)` runs |
