@@ -30,18 +30,17 @@ extension BlockingExecutor {
     ) async throws -> T {
         // Captured here, in the caller's task: the lane that runs the job has no task locals.
         let trace = Instrumentation.begin(.jobQueued(executor: label))
-        let job = TypedBlockingJob(priority: Task.currentPriority, trace: trace, body: body)
+        let priority = Task.currentPriority
+        // `body` was sent to us; it goes on to the one lane that runs it.
+        let body = UncheckedSendable(body)
+        // Made before the job: an already-cancelled task runs the handler at once.
+        let lifecycle = BlockingJob.Lifecycle(BlockingJobLifecycle())
         return try await withTaskCancellationHandler {
-            try await withSafeThrowingContinuation { (continuation: SafeContinuation<T, any Error>) in
-                job.attach(continuation)
-                switch submit(.job(job)) {
-                case .start, .enqueued: break
-                case .rejectCancelled: job.fail(CancellationError())
-                case .rejectShutDown: job.fail(ShutDownError(label: label, wasQueued: false))
-                }
+            try await withSafeThrowingContinuation { (caller: SafeContinuation<T, any Error>) in
+                submit(BlockingJob(lifecycle: lifecycle, priority: priority, trace: trace, body: body, caller: caller))
             }
         } onCancel: {
-            cancel(job)
+            cancel(lifecycle)
         }
     }
 
@@ -63,17 +62,13 @@ extension BlockingExecutor {
         try await run(isolation: isolation) { (_: JobContext) in try body() }
     }
 
-    /// Marks the job's caller cancelled (running interrupt actions), then
-    /// removes the job if it still waits in the FIFO and fails its caller.
-    private func cancel(_ job: BlockingJob) {
-        // The lifecycle first: a submission that has not reached the state
-        // lock yet sees the flag there; one that has is found by its ticket.
-        job.cancel()
-        let removed = state.withLock { state -> BlockingWork? in
-            guard let ticket = job.ticket else { return nil }
-            job.ticket = nil
-            return state.cancel(ticket: ticket)
+    /// Marks the job's caller cancelled, then does what its lifecycle says:
+    /// withdraw it from the FIFO, or run the interrupt actions of its body.
+    private func cancel(_ lifecycle: BlockingJob.Lifecycle) {
+        switch lifecycle.withLock({ $0.cancel() }) {
+        case .nothing: break
+        case .withdraw(let ticket): withdraw(ticket: ticket)
+        case .interrupt(let actions): for action in actions { action() }
         }
-        if removed != nil { job.fail(CancellationError()) }
     }
 }

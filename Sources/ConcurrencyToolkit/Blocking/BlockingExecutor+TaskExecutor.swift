@@ -19,9 +19,7 @@ extension BlockingExecutor: TaskExecutor {
     /// for blocking calls: it always leaves the caller's actor.
     public func enqueue(_ job: consuming ExecutorJob) {
         let slice = UnownedJob(job)
-        if case .rejectShutDown = submit(.slice(slice, submittedAt: .now)) {
-            Self.runElsewhere(slice)
-        }
+        if !submit(slice) { Self.runElsewhere(slice) }
     }
 
     static func runElsewhere(_ slice: UnownedJob) {

@@ -81,7 +81,8 @@ public final class BlockingExecutor: Sendable {
 /// What a lane runs: a `run` job or a slice of a task that prefers this executor.
 enum BlockingWork: Sendable {
     case job(BlockingJob)
-    case slice(UnownedJob, submittedAt: ContinuousClock.Instant)
+    /// `submittedAt` is on ``MonotonicClock``.
+    case slice(UnownedJob, submittedAt: UInt64)
 }
 
 struct LaneMarker {
