@@ -17,15 +17,18 @@ extension BlockingExecutor {
     ///   and the body never runs. If the body is already running it runs on
     ///   (a thread cannot be stopped); it sees the cancellation through
     ///   `context` and may stop early. A body either ran or was cancelled, never both.
-    /// - Shutdown: after ``shutdown()`` (or when it drains the FIFO) the caller
+    /// - Shutdown: after ``shutdown(function:fileID:line:)`` (or when it drains the FIFO) the caller
     ///   throws ``ShutDownError`` and the body never runs.
     /// - Errors: whatever `body` throws reaches the caller unchanged.
     /// - Tracing: called inside ``withTraceRecording(isolation:_:)``, the job is
     ///   recorded (queued, started on which lane, finished or discarded) and
     ///   the recording is active inside `body`, so ``span(_:_:)``s there count.
+    /// - Wait site: the caller's `function`, `fileID` and `line` name the wait
+    ///   in a trace and in ``PendingContinuations``; leave the defaults.
     /// - Returns: What `body` returned.
     public func run<T>(
         isolation: isolated (any Actor)? = #isolation,
+        function: String = #function, fileID: String = #fileID, line: Int = #line,
         _ body: sending @escaping (JobContext) throws -> T
     ) async throws -> T {
         // Captured here, in the caller's task: the lane that runs the job has no task locals.
@@ -36,7 +39,8 @@ extension BlockingExecutor {
         // Made before the job: an already-cancelled task runs the handler at once.
         let lifecycle = BlockingJob.Lifecycle(BlockingJobLifecycle())
         return try await withTaskCancellationHandler {
-            try await withSafeThrowingContinuation { (caller: SafeContinuation<T, any Error>) in
+            try await withSafeThrowingContinuation(function: function, fileID: fileID, line: line) {
+                (caller: SafeContinuation<T, any Error>) in
                 submit(BlockingJob(lifecycle: lifecycle, priority: priority, trace: trace, body: body, caller: caller))
             }
         } onCancel: {
@@ -51,15 +55,18 @@ extension BlockingExecutor {
     /// let size = try await BlockingExecutor.shared.run { try fileSize(atPath: path) }
     /// ```
     ///
-    /// Behaves exactly like ``run(isolation:_:)-(_,(JobContext)->T)`` under
+    /// Behaves exactly like ``run(isolation:function:fileID:line:_:)-(_,_,_,_,(JobContext)->T)`` under
     /// cancellation (a queued job is removed, the caller throws
     /// `CancellationError`), shutdown (throws ``ShutDownError``) and errors
     /// (passed through unchanged).
     public func run<T>(
         isolation: isolated (any Actor)? = #isolation,
+        function: String = #function, fileID: String = #fileID, line: Int = #line,
         _ body: sending @escaping () throws -> T
     ) async throws -> T {
-        try await run(isolation: isolation) { (_: JobContext) in try body() }
+        try await run(isolation: isolation, function: function, fileID: fileID, line: line) { (_: JobContext) in
+            try body()
+        }
     }
 
     /// Marks the job's caller cancelled, then does what its lifecycle says:
