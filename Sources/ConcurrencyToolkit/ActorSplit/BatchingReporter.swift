@@ -23,7 +23,7 @@
 ///   ``droppedCount`` grows. Elements already accepted are never dropped
 ///   (except by ``cancel()``). At most `2 × capacity` elements are alive: the
 ///   pending ones and the batch being delivered.
-/// - ``finish()``, ``cancel()`` and dropping the reporter behave as in
+/// - ``finish(function:fileID:line:)``, ``cancel()`` and dropping the reporter behave as in
 ///   ``ThrottledProgress``: `finish` delivers the rest at once and waits.
 public final class BatchingReporter<Element: Sendable>: Sendable {
     @usableFromInline let storage: ThrottleStorage<AccumulatingBuffer<Element>>
@@ -88,8 +88,10 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     /// ```
     ///
     /// Returns at once when nothing is pending, when called again, or after ``cancel()``.
-    public func finish() async {
-        await storage.finish()
+    /// The caller's `function`, `fileID` and `line` name the wait in a trace
+    /// and in ``PendingContinuations``; leave the defaults.
+    public func finish(function: String = #function, fileID: String = #fileID, line: Int = #line) async {
+        await storage.finish(at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Discards the waiting elements and stops delivering.
@@ -98,7 +100,7 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     /// log.cancel()
     /// ```
     ///
-    /// A delivery already running completes; callers waiting in ``finish()`` return.
+    /// A delivery already running completes; callers waiting in ``finish(function:fileID:line:)`` return.
     public func cancel() {
         storage.cancel()
     }

@@ -24,9 +24,9 @@
 ///   or none), at most once per `interval`, always with the newest value,
 ///   in report order, never two at once. The first report after a quiet
 ///   period is delivered at once.
-/// - ``finish()`` delivers the last value (if it was not delivered yet) right
+/// - ``finish(function:fileID:line:)`` delivers the last value (if it was not delivered yet) right
 ///   away, without waiting out the interval, and returns after the handler ran.
-/// - Once ``finish()`` or ``cancel()`` has been called, `report` does
+/// - Once ``finish(function:fileID:line:)`` or ``cancel()`` has been called, `report` does
 ///   nothing (so a producer that keeps reporting cannot delay `finish`), and
 ///   after they return nothing more is delivered. A delivery already
 ///   running when `cancel()` is called completes.
@@ -84,7 +84,7 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// ```
     ///
     /// Callable from any thread or task, including a C callback; never
-    /// suspends and never waits for the handler. Ignored once ``finish()`` or ``cancel()`` was called.
+    /// suspends and never waits for the handler. Ignored once ``finish(function:fileID:line:)`` or ``cancel()`` was called.
     @inlinable
     public func report(_ value: Value) {
         _ = storage.report(value)
@@ -104,8 +104,10 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// calling task is cancelled (a delivery is one short handler call).
     /// Misuse: awaiting `finish()` from inside the handler waits for itself
     /// and never returns.
-    public func finish() async {
-        await storage.finish()
+    /// The caller's `function`, `fileID` and `line` name the wait in a trace
+    /// and in ``PendingContinuations``; leave the defaults.
+    public func finish(function: String = #function, fileID: String = #fileID, line: Int = #line) async {
+        await storage.finish(at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Stops the reporter: the pending value, if any, is discarded, and
@@ -115,7 +117,7 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// onCancel { progress.cancel() }       // the user closed the window
     /// ```
     ///
-    /// A delivery already running completes. Callers waiting in ``finish()``
+    /// A delivery already running completes. Callers waiting in ``finish(function:fileID:line:)``
     /// return. Calling it twice, or after `finish()`, does nothing.
     public func cancel() {
         storage.cancel()
