@@ -63,7 +63,7 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     /// Queues `element` for the next batch.
     ///
     /// ```swift
-    /// if !log.report("compressed \(path)") { fallbackCounter += 1 }
+    /// if !log.report("compressed \(path)") { print("log full: a line was dropped") }
     /// ```
     ///
     /// - Returns: `true` if the element will be delivered; `false` if it was

@@ -2,10 +2,13 @@
 /// interval, without ever blocking the code that reports.
 ///
 /// ```swift
+/// import Observation   // SwiftUI imports it for you
+///
 /// @MainActor @Observable final class SqueezeViewModel {
 ///     var bytesDone = 0
 /// }
 ///
+/// let model = SqueezeViewModel()
 /// let progress = ThrottledProgress<Int>(interval: .milliseconds(33)) { @MainActor bytes in
 ///     model.bytesDone = bytes           // runs on the main actor, ~30 times a second at most
 /// }
