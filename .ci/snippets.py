@@ -23,6 +23,7 @@ Examples/ or Sources/ (the package build compiles them there).
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -206,6 +207,13 @@ def main():
     modules = sys.argv[1]
     snippets = collect()
     scratch = tempfile.mkdtemp(prefix="snippets-")
+    try:
+        check(snippets, modules, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def check(snippets, modules, scratch):
     build_standins(modules, scratch)
     batch, origins, singles = [], {}, []
     for index, snippet in enumerate(snippets):
