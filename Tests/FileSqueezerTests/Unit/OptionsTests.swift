@@ -30,6 +30,16 @@ struct OptionsTests {
         #expect(options.folder == "-odd-folder-name")
     }
 
+    @Test("-n/--no-name and -N/--name as gzip spells them: the last one wins, storing the name by default")
+    func name() throws {
+        #expect(try Options.parse(["x"], defaultJobs: 1).name)
+        #expect(try !Options.parse(["-n", "x"], defaultJobs: 1).name)
+        #expect(try !Options.parse(["-N", "--no-name", "x"], defaultJobs: 1).name)
+        #expect(try Options.parse(["-rn", "--name", "x"], defaultJobs: 1).name)
+        #expect(try Options.parse(["-nN", "x"], defaultJobs: 1).name)
+        #expect(throws: UsageError.self) { try Options.parse(["--name=yes", "x"], defaultJobs: 1) }
+    }
+
     @Test("--demo and --make-corpus take no folder")
     func demo() throws {
         #expect(try Options.parse(["--demo", "--corpus-mb", "5"], defaultJobs: 1).corpusMegabytes == 5)

@@ -4,6 +4,9 @@ struct Options: Sendable, Equatable {
     var jobs: Int
     var level = 6
     var force = false
+    /// Store the original's name and modification time in each gzip header
+    /// (gzip's default, `-N`); `-n` stores neither.
+    var name = true
     var quiet = false
     var json = false
     var recursive = false
@@ -161,6 +164,8 @@ extension Options {
         case "--best": .flag { $0.level = 9 }
         case "--segment-kib": .number(1...(1 << 20)) { $0.segmentKiB = $1 }
         case "--force": .flag { $0.force = true }
+        case "--name": .flag { $0.name = true }
+        case "--no-name": .flag { $0.name = false }
         case "--keep": .flag { _ in }  // originals are always kept
         case "--quiet": .flag { $0.quiet = true }
         case "--json": .flag { $0.json = true }
@@ -185,6 +190,7 @@ extension Options {
         let long: [Character: String] = [
             "h": "--help", "V": "--version", "j": "--jobs", "f": "--force", "k": "--keep",
             "q": "--quiet", "r": "--recursive", "o": "--output",
+            "n": "--no-name", "N": "--name",
         ]
         return long[letter].flatMap { option(named: $0) }
     }
@@ -208,6 +214,8 @@ extension Options {
           -r, --recursive       include subfolders
           -o, --output DIR      write the .gz files under DIR, mirroring subfolders
           -f, --force           overwrite an existing .gz (without it, it is left and reported)
+          -n, --no-name         store neither the original's name nor its time in the .gz header
+          -N, --name            store both (the default, as gzip does)
           -q, --quiet           print only errors and the summary
               --json            print a machine-readable summary on stdout
               --strategy S      main-actor | actor | parallel (default parallel):
