@@ -119,7 +119,7 @@ public struct FileCompressor: Sendable {
         try source.checkUnchanged()
 
         handedOver = true  // commit removes the temporary file itself if it fails
-        try output.commit(permissions: source.permissions, force: force)
+        try output.commit(keeping: source.original, force: force)
         return written
     }
 

@@ -5,13 +5,13 @@ import Darwin
 #endif
 
 /// A `.gz` being written: a temporary file beside its destination, which
-/// only ``commit(permissions:force:)`` gives the final name.
+/// only ``commit(keeping:force:)`` gives the final name.
 ///
 /// ```swift
 /// let output = try TemporaryOutput(for: "/logs/a.log.gz", temporaryFiles: temporaryFiles)
 /// do {
 ///     try output.write(bytes)
-///     try output.commit(permissions: 0o644, force: false)   // link (or rename with force) into place
+///     try output.commit(keeping: source.original, force: false)   // link (or rename with force) into place
 /// } catch {
 ///     output.discard()                                       // nothing left behind
 /// }
@@ -56,13 +56,14 @@ struct TemporaryOutput: Sendable {
         }.get()
     }
 
-    /// Gives the file `permissions`, closes it and moves it to its
+    /// Gives the file the `original`'s owner, mode and times (on the
+    /// descriptor, see ``OriginalMetadata/apply(to:)``), closes it and moves it to its
     /// destination: `link` without `force` (so a `.gz` that appeared
     /// meanwhile is not replaced), `rename` with it. On failure the
     /// temporary file is removed and the error thrown.
-    func commit(permissions: mode_t, force: Bool) throws(CompressionError) {
+    func commit(keeping original: OriginalMetadata, force: Bool) throws(CompressionError) {
         defer { temporaryFiles.remove(path) }
-        fchmod(descriptor, permissions)
+        original.apply(to: descriptor)
         guard close(descriptor) == 0 else {
             let code = errno
             unlink(path)
