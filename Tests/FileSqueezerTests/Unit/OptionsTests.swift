@@ -40,6 +40,13 @@ struct OptionsTests {
         #expect(throws: UsageError.self) { try Options.parse(["--name=yes", "x"], defaultJobs: 1) }
     }
 
+    @Test("--synchronous, as gzip spells it: off by default, a flag without a value")
+    func synchronous() throws {
+        #expect(try !Options.parse(["x"], defaultJobs: 1).synchronous)
+        #expect(try Options.parse(["--synchronous", "x"], defaultJobs: 1).synchronous)
+        #expect(throws: UsageError.self) { try Options.parse(["--synchronous=no", "x"], defaultJobs: 1) }
+    }
+
     @Test("--demo and --make-corpus take no folder")
     func demo() throws {
         #expect(try Options.parse(["--demo", "--corpus-mb", "5"], defaultJobs: 1).corpusMegabytes == 5)

@@ -7,6 +7,8 @@ struct Options: Sendable, Equatable {
     /// Store the original's name and modification time in each gzip header
     /// (gzip's default, `-N`); `-n` stores neither.
     var name = true
+    /// `fsync` each `.gz` before it is put in place, and its folder after (gzip's `--synchronous`).
+    var synchronous = false
     var quiet = false
     var json = false
     var recursive = false
@@ -166,6 +168,7 @@ extension Options {
         case "--force": .flag { $0.force = true }
         case "--name": .flag { $0.name = true }
         case "--no-name": .flag { $0.name = false }
+        case "--synchronous": .flag { $0.synchronous = true }
         case "--keep": .flag { _ in }  // originals are always kept
         case "--quiet": .flag { $0.quiet = true }
         case "--json": .flag { $0.json = true }
@@ -216,6 +219,8 @@ extension Options {
           -f, --force           overwrite an existing .gz (without it, it is left and reported)
           -n, --no-name         store neither the original's name nor its time in the .gz header
           -N, --name            store both (the default, as gzip does)
+              --synchronous     flush each .gz to the disk before it gets its name, and its
+                                folder after: slower, but it survives a power loss
           -q, --quiet           print only errors and the summary
               --json            print a machine-readable summary on stdout
               --strategy S      main-actor | actor | parallel (default parallel):

@@ -51,6 +51,15 @@ public struct FileCompressor: Sendable {
     /// let anonymous = FileCompressor(level: 6, force: false, storesName: false, temporaryFiles: files)
     /// ```
     public let storesName: Bool
+    /// Whether each `.gz` is flushed to the disk (`fsync`) before it gets
+    /// its final name, and its folder after (gzip's `--synchronous`).
+    /// Without it a `.gz` still appears only complete, but a power loss
+    /// soon after may leave it empty or missing.
+    ///
+    /// ```swift
+    /// let durable = FileCompressor(level: 6, force: false, synchronous: true, temporaryFiles: files)
+    /// ```
+    public let synchronous: Bool
     public let temporaryFiles: TemporaryFiles
 
     /// - Parameters:
@@ -59,6 +68,7 @@ public struct FileCompressor: Sendable {
     ///   - chunkSize: Bytes read and deflated at a time; positive.
     ///   - segmentSize: Size of a segment in the parallel strategy; positive.
     ///   - storesName: Store the original's name and modification time in the gzip header.
+    ///   - synchronous: `fsync` each `.gz` before it is put in place, and its folder after.
     ///   - temporaryFiles: Where temporary outputs are registered until they are moved into place.
     ///
     /// ```swift
@@ -66,7 +76,7 @@ public struct FileCompressor: Sendable {
     /// ```
     public init(
         level: Int, force: Bool, chunkSize: Int = defaultChunkSize, segmentSize: Int = defaultSegmentSize,
-        storesName: Bool = true, temporaryFiles: TemporaryFiles
+        storesName: Bool = true, synchronous: Bool = false, temporaryFiles: TemporaryFiles
     ) {
         precondition(chunkSize > 0 && segmentSize > 0, "chunk and segment sizes must be positive")
         self.level = level
@@ -74,6 +84,7 @@ public struct FileCompressor: Sendable {
         self.chunkSize = chunkSize
         self.segmentSize = segmentSize
         self.storesName = storesName
+        self.synchronous = synchronous
         self.temporaryFiles = temporaryFiles
     }
 
@@ -119,7 +130,7 @@ public struct FileCompressor: Sendable {
         try source.checkUnchanged()
 
         handedOver = true  // commit removes the temporary file itself if it fails
-        try output.commit(keeping: source.original, force: force)
+        try output.commit(keeping: source.original, force: force, synchronous: synchronous)
         return written
     }
 
