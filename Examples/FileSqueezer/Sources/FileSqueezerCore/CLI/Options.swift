@@ -241,7 +241,9 @@ extension Options {
         accept --name=VALUE; --jobs above 4 per core is lowered to that, and
         lowered further if the open-file limit (ulimit -n) is too small.
 
-        Files ending in .gz, symbolic links, FIFOs and devices are skipped with a note.
+        Files already compressed by their suffix as gzip sees it (.gz, .tgz, .taz, -gz,
+        .z, -z, _z, in any case: .Z, .GZ), symbolic links, FIFOs, sockets and devices
+        are skipped with a note (not with --force either: it only overwrites a .gz).
         SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGPIPE and SIGQUIT (Ctrl-\\) stop all work,
         remove temporary files and exit with 128 + the signal number (130 for Ctrl-C).
         Exit status: 0 all files compressed, 1 some file failed or stdout could not

@@ -49,6 +49,28 @@ enum GzipFormat {
         return Array(path[start..<end])
     }
 
+    /// The suffixes gzip takes for "already compressed" (compared ignoring
+    /// case): gzip's `.gz`, `-gz`, `.z`, `-z`, `_z` (which also match pack
+    /// and compress's `.Z`), and tar's `.tgz`, `.taz`.
+    static let compressedSuffixes = [".gz", ".z", ".taz", ".tgz", "-gz", "-z", "_z"].map { Array($0.utf8) }
+
+    /// The suffix of `name` (as it is spelled there) that tells gzip the
+    /// file is compressed already, or `nil`: `"a.TGZ"` gives `".TGZ"`. As in
+    /// gzip, a suffix counts only after at least one other byte, so a file
+    /// named just `.gz` is compressed.
+    ///
+    /// ```swift
+    /// GzipFormat.compressedSuffix(of: Array("backup.tgz".utf8))   // ".tgz": skipped, as gzip does
+    /// GzipFormat.compressedSuffix(of: Array("notes.gzip".utf8))   // nil: compressed
+    /// ```
+    static func compressedSuffix(of name: [UInt8]) -> String? {
+        let lowered = name.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
+        for suffix in compressedSuffixes where lowered.count > suffix.count && lowered.suffix(suffix.count).elementsEqual(suffix) {
+            return String(decoding: name.suffix(suffix.count), as: UTF8.self)
+        }
+        return nil
+    }
+
     /// The MTIME field for a modification time: its seconds, or 0 (no time
     /// stamp) when they do not fit in 32 bits unsigned, as gzip does.
     static func timeStamp(seconds: Int64) -> UInt32 {
