@@ -5,7 +5,8 @@ import Testing
 extension EndToEnd {
     /// gzip's header conventions: the original's name and modification time
     /// are stored by default (`-N`), neither with `-n`, on both the whole-file
-    /// and the segmented path, and `gzip -d` still restores the original.
+    /// path (`--strategy main-actor`) and the segmented one (`parallel`), and
+    /// `gzip -d` still restores the original.
     @Suite("End to end: gzip header name and time")
     struct GzipHeaderTests {
         /// 2020-09-13 12:26:40 UTC, with nanoseconds the header cannot keep.
@@ -21,8 +22,9 @@ extension EndToEnd {
             return inputs
         }
 
-        func squeeze(_ scratch: Scratch, _ flags: [String]) throws {
-            let run = try SqueezerProcess.run(flags + ["--quiet", "--segment-kib", "4", scratch.path + "/in"], in: scratch)
+        func squeeze(_ scratch: Scratch, _ flags: [String], strategy: Strategy = .parallel) throws {
+            let run = try SqueezerProcess.run(
+                flags + ["--quiet", "--strategy", strategy.rawValue, "--segment-kib", "4", scratch.path + "/in"], in: scratch)
             #expect(run.status == 0, "stderr: \(run.stderr)")
         }
 
@@ -34,11 +36,11 @@ extension EndToEnd {
         }
 
         @Test("by default (and with -N / --name) the header stores the name and the modification time",
-              arguments: [[], ["-N"], ["-n", "--name"]])
-        func storesNameAndTime(_ flags: [String]) throws {
+              arguments: [[], ["-N"], ["-n", "--name"]], [Strategy.parallel, .mainActor])
+        func storesNameAndTime(_ flags: [String], _ strategy: Strategy) throws {
             let scratch = try Scratch()
             let inputs = try makeInput(scratch)
-            try squeeze(scratch, flags)
+            try squeeze(scratch, flags, strategy: strategy)
             for name in inputs.keys {
                 let header = try #require(try GzipHeader(path: scratch.path + "/in/" + name + ".gz"))
                 #expect(header.flags == 0x08, "\(name): FLG.FNAME only")
@@ -48,11 +50,11 @@ extension EndToEnd {
             try expectDecompresses(scratch, inputs)
         }
 
-        @Test("-n / --no-name stores neither: no FNAME, MTIME 0", arguments: [["-n"], ["--no-name"], ["-N", "-n"]])
-        func storesNeither(_ flags: [String]) throws {
+        @Test("-n / --no-name stores neither: no FNAME, MTIME 0", arguments: [["-n"], ["--no-name"], ["-N", "-n"]], [Strategy.parallel, .mainActor])
+        func storesNeither(_ flags: [String], _ strategy: Strategy) throws {
             let scratch = try Scratch()
             let inputs = try makeInput(scratch)
-            try squeeze(scratch, flags)
+            try squeeze(scratch, flags, strategy: strategy)
             for name in inputs.keys {
                 let header = try #require(try GzipHeader(path: scratch.path + "/in/" + name + ".gz"))
                 #expect(header == GzipHeader(flags: 0, modificationTime: 0, name: nil), "\(name)")

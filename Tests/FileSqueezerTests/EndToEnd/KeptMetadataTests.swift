@@ -8,7 +8,8 @@ import Glibc
 extension EndToEnd {
     /// The `.gz` keeps its original's modification and access times, mode,
     /// and (as root) owner and group, as gzip does: on the whole-file and the
-    /// segmented path, and when `--force` replaces an existing `.gz`.
+    /// segmented path (`--strategy main-actor`, `parallel`), and when
+    /// `--force` replaces an existing `.gz`.
     @Suite("End to end: the .gz keeps the original's times and owner")
     struct KeptMetadataTests {
         static let accessed = (1_500_000_000, 987_654_321)
@@ -25,19 +26,21 @@ extension EndToEnd {
             }
         }
 
-        func squeeze(_ scratch: Scratch, _ flags: [String] = []) throws {
-            let run = try SqueezerProcess.run(flags + ["--quiet", "--segment-kib", "4", scratch.path + "/in"], in: scratch)
+        func squeeze(_ scratch: Scratch, _ flags: [String] = [], strategy: Strategy = .parallel) throws {
+            let run = try SqueezerProcess.run(
+                flags + ["--quiet", "--strategy", strategy.rawValue, "--segment-kib", "4", scratch.path + "/in"], in: scratch)
             #expect(run.status == 0, "stderr: \(run.stderr)")
         }
 
-        @Test("the .gz has the original's mtime and atime (to the nanosecond here) and mode", arguments: [[], ["--force"]])
-        func times(_ flags: [String]) throws {
+        @Test("the .gz has the original's mtime and atime (to the nanosecond here) and mode",
+              arguments: [[], ["--force"]], [Strategy.parallel, .mainActor])
+        func times(_ flags: [String], _ strategy: Strategy) throws {
             let scratch = try Scratch()
             try makeInput(scratch)
             if flags == ["--force"] {
                 for name in Self.inputs.keys { try scratch.file("in/\(name).gz", Data("old".utf8)) }
             }
-            try squeeze(scratch, flags)
+            try squeeze(scratch, flags, strategy: strategy)
             for name in Self.inputs.keys {
                 let gz = try fileStatus(scratch.path + "/in/" + name + ".gz")
                 #expect(gz.st_mtim.tv_sec == Self.modified.0 && gz.st_mtim.tv_nsec == Self.modified.1, "\(name).gz mtime")
@@ -51,11 +54,15 @@ extension EndToEnd {
         @Test("as root, the .gz of a file owned by nobody:nogroup is owned by nobody:nogroup",
               .enabled(if: getuid() == 0, "only root can give a file away (CI runs as root)"))
         func owner() throws {
+            for strategy in [Strategy.parallel, .mainActor] { try owner(strategy) }
+        }
+
+        func owner(_ strategy: Strategy) throws {
             let scratch = try Scratch()
             try makeInput(scratch, mode: 0o600)
             let nobody: uid_t = 65_534, nogroup: gid_t = 65_534
             for name in Self.inputs.keys { #expect(chown(scratch.path + "/in/" + name, nobody, nogroup) == 0) }
-            try squeeze(scratch)
+            try squeeze(scratch, strategy: strategy)
             for name in Self.inputs.keys {
                 let gz = try fileStatus(scratch.path + "/in/" + name + ".gz")
                 #expect(gz.st_uid == nobody && gz.st_gid == nogroup, "\(name).gz owner \(gz.st_uid):\(gz.st_gid)")
