@@ -53,7 +53,8 @@ extension Options {
     ///
     /// Accepts `--name value` and `--name=value` for options that take a
     /// value (a flag given `=value` is an error, not silently on), gzip's
-    /// spellings (`-1`…`-9`, `--fast`, `--best`, `-k`/`--keep`, `-V`/`--version`),
+    /// spellings (`-1`…`-9`, `--fast`, `--best`, `-k`/`--keep`, `-V`/`--version`,
+    /// `-n`/`--no-name`, `-N`/`--name`, `--synchronous`),
     /// and short flags combined as getopt does: `-rq`, `-j2`, `-9r`, `-oDIR`.
     /// Throws ``UsageError`` for an unknown option, a missing, empty or
     /// out-of-range value, or a wrong number of folders (or an empty one).
