@@ -15,7 +15,7 @@ struct OptionsTests {
         #expect(!options.force && !options.quiet && !options.json && !options.recursive)
     }
 
-    @Test("every option, in both --name value and --name=value forms")
+    @Test("every option, in both --option value and --option=value forms")
     func everything() throws {
         let options = try Options.parse(
             ["--jobs=4", "--level", "9", "--force", "--quiet", "--json", "--recursive",

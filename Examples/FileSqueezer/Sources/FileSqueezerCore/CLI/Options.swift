@@ -51,7 +51,7 @@ extension Options {
     /// let options = try Options.parse(["-rq", "-j2", "--level=9", "photos"], defaultJobs: 2)
     /// ```
     ///
-    /// Accepts `--name value` and `--name=value` for options that take a
+    /// Accepts `--option value` and `--option=value` for options that take a
     /// value (a flag given `=value` is an error, not silently on), gzip's
     /// spellings (`-1`…`-9`, `--fast`, `--best`, `-k`/`--keep`, `-V`/`--version`,
     /// `-n`/`--no-name`, `-N`/`--name`, `--synchronous`),
@@ -239,7 +239,7 @@ extension Options {
           -V, --version         show the version
 
         Short options combine (-rq, -j2, -9r). Options that take a value also
-        accept --name=VALUE; --jobs above 4 per core is lowered to that, and
+        accept --option=VALUE; --jobs above 4 per core is lowered to that, and
         lowered further if the open-file limit (ulimit -n) is too small.
 
         Files already compressed by their suffix as gzip sees it (.gz, .tgz, .taz, -gz,
