@@ -38,26 +38,44 @@ extension EndToEnd {
             #expect(try scratch.listing("in").count == 2 * Self.inputs.count, "no temporary file left")
         }
 
-        /// The fsync, link and rename calls of a run, in order per thread.
-        func tracedCalls(_ flags: [String], _ scratch: Scratch) throws -> [String: [String]] {
+        /// One traced call: a flush of a `.gz` or of the folder, or the call
+        /// that gave a `.gz` its final name.
+        enum Call: Equatable, CustomStringConvertible {
+            case syncFile, syncFolder, named(String)
+            var description: String {
+                switch self {
+                case .syncFile: "sync file"
+                case .syncFolder: "sync folder"
+                case .named(let name): "name \(name)"
+                }
+            }
+        }
+
+        /// The fsync calls, and the link or rename calls that give an input's
+        /// `.gz` its name, in order per thread; and the raw trace, for messages.
+        func tracedCalls(_ flags: [String], _ scratch: Scratch) throws -> (calls: [String: [Call]], trace: String) {
             let log = scratch.path + "/strace.log"
             let run = try SqueezerProcess.run(
                 flags + ["--quiet", "--segment-kib", "4", scratch.path + "/in"],
                 prefix: [Self.strace, "-f", "-y", "-o", log, "-e", "trace=fsync,fdatasync,link,linkat,rename,renameat,renameat2"],
                 in: scratch)
             #expect(run.status == 0, "stderr: \(run.stderr)")
-            var calls: [String: [String]] = [:]
-            for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
+            let trace = try String(contentsOfFile: log, encoding: .utf8)
+            let folder = "<\(scratch.path)/in>"
+            var calls: [String: [Call]] = [:]
+            for line in trace.split(separator: "\n") {
                 let parts = line.split(separator: " ", maxSplits: 1)
-                guard parts.count == 2, !parts[1].hasPrefix("<..."), !parts[1].hasPrefix("+++"), !parts[1].hasPrefix("---")
-                else { continue }
-                let call = String(parts[1])
-                let folder = "<\(scratch.path)/in>"
-                let kind = call.hasPrefix("fsync(") || call.hasPrefix("fdatasync(")
-                    ? (call.contains(folder) ? "sync folder" : "sync file") : "link"
-                calls[String(parts[0]), default: []].append(kind)
+                guard parts.count == 2 else { continue }
+                let (thread, call) = (String(parts[0]), parts[1])
+                if call.hasPrefix("fsync(") || call.hasPrefix("fdatasync(") {
+                    // A folder shows as <path>; a file in it as <path/name> (or <path/#inode>(deleted)).
+                    calls[thread, default: []].append(call.contains(folder) ? .syncFolder : .syncFile)
+                } else if call.hasPrefix("link") || call.hasPrefix("rename"),
+                          let name = Self.inputs.keys.first(where: { call.contains("/\($0).gz\"") || call.contains("\"\($0).gz\"") }) {
+                    calls[thread, default: []].append(.named(name))
+                }
             }
-            return calls
+            return (calls, trace)
         }
 
         @Test("with --synchronous every .gz is fsynced before it is linked, and its folder after; without, nothing is",
@@ -65,22 +83,25 @@ extension EndToEnd {
         func fsyncs() throws {
             let scratch = try Scratch()
             try makeInput(scratch)
-            let synchronous = try tracedCalls(["--synchronous"], scratch)
+            let (synchronous, trace) = try tracedCalls(["--synchronous"], scratch)
             // Per file, in the thread that puts it in place: sync file, link, sync folder.
             let sequence = synchronous.values.flatMap { $0 }
-            #expect(sequence.filter { $0 == "link" }.count == Self.inputs.count)
-            #expect(sequence.filter { $0 == "sync file" }.count == Self.inputs.count)
-            #expect(sequence.filter { $0 == "sync folder" }.count == Self.inputs.count)
+            #expect(Set(sequence.compactMap { if case .named(let name) = $0 { name } else { nil } }) == Set(Self.inputs.keys),
+                    "strace:\n\(trace)")
+            #expect(sequence.filter { $0 == .syncFile }.count == Self.inputs.count, "strace:\n\(trace)")
+            #expect(sequence.filter { $0 == .syncFolder }.count == Self.inputs.count, "strace:\n\(trace)")
             for (thread, calls) in synchronous {
-                for (index, call) in calls.enumerated() where call == "link" {
-                    #expect(index > 0 && calls[index - 1] == "sync file", "thread \(thread): \(calls)")
-                    #expect(index + 1 < calls.count && calls[index + 1] == "sync folder", "thread \(thread): \(calls)")
+                for (index, call) in calls.enumerated() {
+                    guard case .named = call else { continue }
+                    #expect(index > 0 && calls[index - 1] == .syncFile, "thread \(thread): \(calls)\nstrace:\n\(trace)")
+                    #expect(index + 1 < calls.count && calls[index + 1] == .syncFolder, "thread \(thread): \(calls)\nstrace:\n\(trace)")
                 }
             }
             for name in Self.inputs.keys { try FileManager.default.removeItem(atPath: scratch.path + "/in/" + name + ".gz") }
-            let plain = try tracedCalls([], scratch).values.flatMap { $0 }
-            #expect(plain.filter { $0 == "link" }.count == Self.inputs.count)
-            #expect(!plain.contains { $0.hasPrefix("sync") }, "no fsync by default: \(plain)")
+            let (plainCalls, plainTrace) = try tracedCalls([], scratch)
+            let plain = plainCalls.values.flatMap { $0 }
+            #expect(plain.filter { if case .named = $0 { true } else { false } }.count == Self.inputs.count, "strace:\n\(plainTrace)")
+            #expect(!plain.contains { $0 == .syncFile || $0 == .syncFolder }, "no fsync by default: \(plain)")
         }
     }
 }
