@@ -66,7 +66,8 @@ extension EndToEnd {
             for line in trace.split(separator: "\n") {
                 let parts = line.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2 else { continue }
-                let (thread, call) = (String(parts[0]), parts[1])
+                // strace pads short thread ids: "6146  fsync(...)".
+                let (thread, call) = (String(parts[0]), parts[1].drop { $0 == " " })
                 if call.hasPrefix("fsync(") || call.hasPrefix("fdatasync(") {
                     // A folder shows as <path>; a file in it as <path/name> (or <path/#inode>(deleted)).
                     calls[thread, default: []].append(call.contains(folder) ? .syncFolder : .syncFile)
