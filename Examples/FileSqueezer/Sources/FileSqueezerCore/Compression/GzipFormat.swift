@@ -1,8 +1,9 @@
 import CZlib
 
 /// The gzip framing (RFC 1952) around raw deflate data, and the CRC-32 it
-/// carries: one member is a header (10 bytes, then the original's name), a deflate stream, then the CRC-32
-/// and the size (mod 2^32) of the original, both little-endian.
+/// carries: one member is a header (10 bytes, then the original's name), a
+/// deflate stream, then the CRC-32 and the size (mod 2^32) of the original,
+/// both little-endian.
 ///
 /// ```swift
 /// var file = GzipFormat.header(level: 6, name: Array("a.log".utf8), modificationTime: stamp)
@@ -65,10 +66,8 @@ enum GzipFormat {
     /// ```
     static func compressedSuffix(of name: [UInt8]) -> String? {
         let lowered = name.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
-        for suffix in compressedSuffixes where lowered.count > suffix.count && lowered.suffix(suffix.count).elementsEqual(suffix) {
-            return String(decoding: name.suffix(suffix.count), as: UTF8.self)
-        }
-        return nil
+        let suffix = compressedSuffixes.first { lowered.count > $0.count && lowered.suffix($0.count).elementsEqual($0) }
+        return suffix.map { String(decoding: name.suffix($0.count), as: UTF8.self) }
     }
 
     /// The MTIME field for a modification time: its seconds, or 0 (no time

@@ -349,7 +349,7 @@ final class SegmentedFile: Sendable {
                 break
             }
             do {
-                try output.commit(keeping: source.original, force: compressor.force, synchronous: compressor.synchronous)  // removes it on failure
+                try output.commit(keeping: source.original, force: compressor.force, synchronous: compressor.synchronous)
                 bytesOut = taken.bytesOut
             } catch {
                 failure = String(describing: error)
