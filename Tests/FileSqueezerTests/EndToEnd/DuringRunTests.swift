@@ -34,12 +34,14 @@ extension EndToEnd {
 
         /// Whether process `pid` has an `O_TMPFILE` file of `folder` open.
         static func holdsUnnamedFile(in folder: String, process pid: Int32) -> Bool {
+            #if os(Linux)
             let descriptors = "/proc/\(pid)/fd"
             for name in (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? [] {
                 guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + name)
                 else { continue }
                 if target.hasPrefix(folder + "/#") { return true }
             }
+            #endif
             return false
         }
 

@@ -22,7 +22,7 @@ extension EndToEnd {
                 ("in/" + kInvalid, Sample.text(5_000, seed: 23)),
                 ("in/" + kReplacement, Sample.text(5_000, seed: 24)),
             ]
-            for (name, data) in files { RawFS.write(RawFS.path(scratch, name), data) }
+            for (name, data) in files { RawFS.writeFile(RawFS.path(scratch, name), data) }
             return files
         }
 
@@ -47,7 +47,7 @@ extension EndToEnd {
             let scratch = try Scratch()
             let folder: [UInt8] = "caf" + [0xE9]
             RawFS.makeFolder(RawFS.path(scratch, folder))
-            RawFS.write(RawFS.path(scratch, folder + "/a.txt"), Sample.text(3_000))
+            RawFS.writeFile(RawFS.path(scratch, folder + "/a.txt"), Sample.text(3_000))
             // Process passes arguments as UTF-8 strings: the shell makes the byte.
             let prefix = ["/bin/sh", "-c", "exec \"$0\" \"$1$(printf 'caf\\351')\"", ]
             let run = try SqueezerProcess.run([scratch.path + "/"], prefix: prefix, in: scratch)
@@ -68,8 +68,8 @@ extension EndToEnd {
             #expect(Set(report.files.map(\.path)) == ["caf\u{EFE9}.txt", "dir\u{EFFF}/a.txt", "k\u{EFFF}", "k\u{FFFD}"])
             // The escape is reversible: the report names each file exactly.
             for file in report.files {
-                #expect(RawFS.read(RawFS.path(scratch, "in/" + FileName.bytes(file.path))) != nil, "\(file.path)")
-                #expect(RawFS.read(FileName.bytes(file.destination)) != nil, "\(file.destination)")
+                #expect(RawFS.readFile(RawFS.path(scratch, "in/" + FileName.bytes(file.path))) != nil, "\(file.path)")
+                #expect(RawFS.readFile(FileName.bytes(file.destination)) != nil, "\(file.destination)")
             }
         }
     }

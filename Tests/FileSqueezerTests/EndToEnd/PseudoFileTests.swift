@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import FileSqueezerCore
 
+#if os(Linux)
 extension EndToEnd {
     /// Files whose size says nothing of their content (issue 12): every file
     /// is read to its end, and what was read is compared, not only `st_size`.
@@ -41,3 +42,4 @@ extension EndToEnd {
         }
     }
 }
+#endif

@@ -1,6 +1,10 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Files whose names are bytes that need not be UTF-8 (Foundation's APIs
@@ -15,10 +19,10 @@ enum RawFS {
         (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
     }
 
-    static func write(_ path: [UInt8], _ data: Data) {
+    static func writeFile(_ path: [UInt8], _ data: Data) {
         let descriptor = withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         precondition(descriptor >= 0, "cannot create \(String(decoding: path, as: UTF8.self)): \(errno)")
-        data.withUnsafeBytes { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        data.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
     }
 
@@ -26,14 +30,14 @@ enum RawFS {
         precondition(withPath(path) { mkdir($0, 0o755) } == 0)
     }
 
-    static func read(_ path: [UInt8]) -> Data? {
+    static func readFile(_ path: [UInt8]) -> Data? {
         let descriptor = withPath(path) { open($0, O_RDONLY) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            let count = read(descriptor, &buffer, buffer.count)
             if count <= 0 { return data }
             data.append(contentsOf: buffer[0..<count])
         }
@@ -53,7 +57,7 @@ enum RawFS {
 
     /// What `gzip -dc` makes of the `.gz` at `path` (copied to a plain name first).
     static func gunzip(_ path: [UInt8], scratch: Scratch) throws -> Data? {
-        guard let compressed = read(path) else { return nil }
+        guard let compressed = readFile(path) else { return nil }
         let copy = scratch.url.appendingPathComponent(".copy-\(UUID().uuidString).gz")
         try compressed.write(to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -117,6 +119,7 @@ struct JobLimit: Equatable {
     /// raised the soft limit), or, without `/proc`, what `fcntl(F_GETFD)`
     /// finds probing up to the soft limit.
     private static func openDescriptors() -> Int {
+        #if os(Linux)
         if let directory = opendir("/proc/self/fd") {
             defer { closedir(directory) }
             var count = 0
@@ -125,6 +128,7 @@ struct JobLimit: Equatable {
             }
             return count - 1  // the listing's own descriptor
         }
+        #endif
         let ceiling = min(currentOpenFileLimit(), 65_536)
         var count = 0
         for descriptor in 0..<Int32(ceiling) where fcntl(descriptor, F_GETFD) != -1 { count += 1 }

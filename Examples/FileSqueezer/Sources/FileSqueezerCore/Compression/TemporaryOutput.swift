@@ -1,18 +1,20 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
 /// A `.gz` being written: a temporary file in its destination folder,
-/// which only ``commit(permissions:force:)`` gives the final name.
+/// which only ``commit(keeping:force:synchronous:)`` gives the final name.
 ///
 /// ```swift
 /// let output = try TemporaryOutput(in: folder, name: Array("a.log.gz".utf8), shown: "/logs/a.log.gz",
 ///                                  temporaryFiles: temporaryFiles)
 /// do {
 ///     try output.write(bytes)
-///     try output.commit(permissions: 0o644, force: false)   // linkat (or renameat with force) into place
+///     try output.commit(keeping: source.original, force: false)   // linkat (or renameat with force) into place
 /// } catch {
 ///     output.discard()                                       // nothing left behind
 /// }
@@ -80,7 +82,11 @@ struct TemporaryOutput: Sendable {
 
     /// `O_TMPFILE` is tried unless the testing hook says no, or there is no
     /// `/proc/self/fd` to link it through.
+    #if os(Linux)
     private static let unnamedPossible = getenv(forceNamedEnvironmentVariable) == nil && access("/proc/self/fd", X_OK) == 0
+    #else
+    private static let unnamedPossible = false
+    #endif
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(CompressionError) {
         try writeAll(descriptor, bytes)
@@ -93,14 +99,23 @@ struct TemporaryOutput: Sendable {
         }.get()
     }
 
-    /// Gives the file `permissions` (on the open descriptor), then gives it
+    /// Gives the file the `original`'s owner, mode and times (on the
+    /// descriptor, see ``OriginalMetadata/apply(to:)``); when `synchronous`,
+    /// flushes it to the disk (`fsync`) before it gets its name and its
+    /// folder after (so the name survives a power loss too); then gives it
     /// its final name relative to the folder's descriptor and closes it:
     /// `linkat` without `force` (so a `.gz` that appeared meanwhile is not
     /// replaced), `renameat` with it. On failure the temporary file is
     /// removed and the error thrown.
-    func commit(permissions: mode_t, force: Bool) throws(CompressionError) {
+    func commit(keeping original: OriginalMetadata, force: Bool, synchronous: Bool = false) throws(CompressionError) {
         defer { temporaryFiles.remove(registration) }
-        fchmod(descriptor, permissions)
+        original.apply(to: descriptor)
+        if synchronous, fsync(descriptor) != 0 {
+            let code = errno
+            close(descriptor)
+            unlinkTemporary()
+            throw .system(action: "cannot write \(destination)", errno: code)
+        }
         if temporaryName != nil, close(descriptor) != 0 {
             let code = errno
             unlinkTemporary()
@@ -112,9 +127,15 @@ struct TemporaryOutput: Sendable {
             _ = withCName(destinationName) { unlinkat(folder.descriptor, $0, 0) }
             throw .system(action: "cannot write \(destination)", errno: code)
         }
-        guard let failure else { return }
-        if failure == EEXIST, !force { throw .destinationExists(destination) }
-        throw .system(action: force ? "cannot rename into \(destination)" : "cannot create \(destination)", errno: failure)
+        if let failure {
+            if failure == EEXIST, !force { throw .destinationExists(destination) }
+            throw .system(action: force ? "cannot rename into \(destination)" : "cannot create \(destination)", errno: failure)
+        }
+        // The complete .gz is in place already; a failure here says its name
+        // may not survive a power loss.
+        if synchronous, fsync(folder.descriptor) != 0 {
+            throw .system(action: "cannot sync folder \(folder.path)", errno: errno)
+        }
     }
 
     /// The fallback's move into place. - Returns: `errno` on failure.
@@ -142,7 +163,11 @@ struct TemporaryOutput: Sendable {
     /// `force`, to a temporary name first, then renamed over the destination.
     /// - Returns: `errno` on failure.
     private func linkUnnamed(force: Bool) -> Int32? {
+        #if os(Linux)
         let source = Array("/proc/self/fd/\(descriptor)".utf8)
+        #else
+        let source: [UInt8] = []  // not reached: no O_TMPFILE (unnamedPossible)
+        #endif
         let name = force ? TemporaryName.next() : destinationName
         let registered = force ? temporaryFiles.insert(folder, name) : nil
         defer { if let registered { temporaryFiles.remove(registered) } }

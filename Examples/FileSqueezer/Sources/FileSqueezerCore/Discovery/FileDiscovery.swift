@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -78,8 +80,10 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// inspected, opened or listed is a failure naming it. Only an unusable
 /// `folder` throws.
 ///
-/// Never follows symbolic links. Skips `.gz` files, our own temporary files
-/// (removing those of runs that were killed: ``Discovery/staleRemoved``),
+/// Never follows symbolic links. Skips files already compressed by their
+/// suffix, as gzip does (`GzipFormat.compressedSuffix(of:)`: `.gz`,
+/// `.tgz`, `.taz`, `.Z`, ...), our own temporary files (removing those of
+/// runs that were killed: ``Discovery/staleRemoved``),
 /// and, when `output` lies inside `folder`, the output folder itself.
 public func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
     let root: Folder
@@ -148,8 +152,8 @@ private struct Scan {
             }
             switch info.st_mode & S_IFMT {
             case S_IFREG:
-                if name.count >= 3, name.suffix(3).elementsEqual(".gz".utf8) {
-                    discovery.notes.append("\(shown): already has .gz suffix - ignored")
+                if let suffix = GzipFormat.compressedSuffix(of: name) {
+                    discovery.notes.append("\(shown): already has \(FileName.display(suffix.utf8)) suffix - ignored")
                 } else if let writer = TemporaryName.writer(of: name) {
                     removeIfStale(name, writer: writer, in: folder, shown: shown)
                 } else if TemporaryName.isLegacy(name) {
