@@ -38,8 +38,8 @@ enum TemporaryName {
 
     static func isOurs(_ name: [UInt8]) -> Bool { writer(of: name) != nil }
 
-    /// `.NAME.gz.squeeze-XXXXXX`, the temporaries of versions before 0.2:
-    /// left alone (their writer is unknown).
+    /// `.NAME.gz.squeeze-XXXXXX`, the temporaries of earlier builds: left
+    /// alone (their writer is unknown).
     static func isLegacy(_ name: [UInt8]) -> Bool {
         name.first == UInt8(ascii: ".") && FileName.display(name).contains(".gz.squeeze-")
     }

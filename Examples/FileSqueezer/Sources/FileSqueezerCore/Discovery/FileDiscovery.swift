@@ -75,7 +75,8 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// and gzip do: each subfolder is opened relative to its parent with
 /// `O_NOFOLLOW`, listed from that descriptor, and each entry inspected with
 /// `fstatat(AT_SYMLINK_NOFOLLOW)`; the plans keep their folder open. It
-/// only reads: nothing is created, even under `output`. An entry that
+/// creates nothing, even under `output`; it removes only the temporary
+/// files of runs that were killed. An entry that
 /// vanishes while listed is left out; any other entry that cannot be
 /// inspected, opened or listed is a failure naming it. Only an unusable
 /// `folder` throws.
@@ -157,7 +158,7 @@ private struct Scan {
                 } else if let writer = TemporaryName.writer(of: name) {
                     removeIfStale(name, writer: writer, in: folder, shown: shown)
                 } else if TemporaryName.isLegacy(name) {
-                    continue  // a temporary file of a version before 0.2: its writer is unknown
+                    continue  // an earlier build's temporary file (.NAME.gz.squeeze-XXXXXX): its writer is unknown
                 } else {
                     discovery.plans.append(FilePlan(
                         folder: folder, name: name, outputFolder: output, identity: FileIdentity(info),
