@@ -1,5 +1,11 @@
 import ConcurrencyToolkit
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The whole command line tool; the `file-squeezer` executable only calls this.
 ///
@@ -150,7 +156,7 @@ public enum FileSqueezerCommand {
         return report.exitStatus
     }
 
-    private static var activeCores: Int { ProcessInfo.processInfo.activeProcessorCount }
+    private static var activeCores: Int { System.processorCount }
 
     /// Writes what `--trace`, `--timeline` and `--stats` asked for; a file that
     /// cannot be written is reported but does not fail the run.
@@ -161,10 +167,10 @@ public enum FileSqueezerCommand {
         ]
         for case let (path?, what, render) in outputs {
             do {
-                try render().write(toFile: path, atomically: true, encoding: .utf8)
+                try System.writeAtomically(render(), toPath: path)
                 if !options.quiet { Terminal.error("file-squeezer: \(what) written to \(path)\n") }
             } catch {
-                Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(error.localizedDescription)\n")
+                Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(System.describe(errno: error.errno))\n")
             }
         }
         if options.stats {
@@ -186,7 +192,7 @@ public enum FileSqueezerCommand {
     }
 
     private static func makeDemoFolder(megabytes: Int) -> String? {
-        let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/file-squeezer-demo-XXXXXX"
+        let base = (System.environment("TMPDIR") ?? "/tmp") + "/file-squeezer-demo-XXXXXX"
         var template = Array(base.utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             Terminal.error("file-squeezer: cannot create a demo folder in \(base): \(String(cString: strerror(errno)))\n")

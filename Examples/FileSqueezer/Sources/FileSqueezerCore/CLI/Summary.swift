@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The end-of-run summary, as text for people or JSON for `--json`.
 ///
@@ -24,10 +30,7 @@ enum Summary {
     }
 
     static func json(_ report: RunReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(report) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        report.json.rendered()
     }
 
     /// "1 file", "2 files".

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,9 +22,9 @@ enum DemoCorpus {
     /// - Throws: ``WriteError`` naming the file that could not be written.
     static func write(into folder: String, megabytes: Int) throws(WriteError) -> (files: Int, bytes: Int64) {
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try System.makeFolders(folder)
         } catch {
-            throw WriteError(description: "\(folder): cannot create the folder: \(error.localizedDescription)")
+            throw WriteError(description: "\(error.path): cannot create the folder: \(System.describe(errno: error.errno))")
         }
         let total = Int64(megabytes) * 1_000_000
         // Relative sizes: a few large files dominate, as in real folders.

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -119,7 +118,9 @@ final class StopSignals: Sendable {
             sigaction(signal, &action, nil)
         }
         let reader = ends[0]
-        let thread = Thread { [self] in
+        System.startThread { [self] in
+            // The thread is named for debuggers and traces.
+            System.nameCurrentThread("file-squeezer signals")
             // This thread takes the signals too (into the handler), so they
             // arrive even while the main thread has not parked yet.
             var set = Self.watchedSet()
@@ -136,8 +137,6 @@ final class StopSignals: Sendable {
                 }
             }
         }
-        thread.name = "file-squeezer signals"
-        thread.start()
     }
 
     private static func isIgnored(_ action: sigaction) -> Bool {
@@ -190,10 +189,10 @@ final class StopSignals: Sendable {
         if first {
             action?(signal)
             let grace = gracePeriod
-            Thread { [self] in
-                Thread.sleep(forTimeInterval: grace.seconds)
+            System.startThread { [self] in
+                System.sleep(for: grace)
                 forceExit(signal)
-            }.start()
+            }
         } else if fromOutside {
             forceExit(received ?? signal)
         }
