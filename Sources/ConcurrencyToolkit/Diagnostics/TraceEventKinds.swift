@@ -134,3 +134,62 @@ extension TraceTimeline.Interval {
         site.map { "continuation created at \($0)" } ?? "\(category.label): \(name)"
     }
 }
+
+extension TraceEvent.Kind {
+    /// The executor lane this event puts its thread in, until the interval it
+    /// begins ends: everything the thread emits meanwhile is that lane's work,
+    /// whatever the thread did before or does after.
+    var entersLane: (executor: String, index: Int)? {
+        if case .jobStarted(let executor, let lane) = self { return (executor, lane) }
+        return nil
+    }
+
+    /// How the interval this event ends went, when not simply well (returned,
+    /// resumed, finished): shown on the bar without hovering. Kinds that end
+    /// nothing, or end it well, have none.
+    var outcome: TraceTimeline.Outcome? {
+        switch self {
+        case .jobFinished(let failed): failed ? .threw : nil
+        case .jobDiscarded: .discarded
+        case .continuationTimedOut: .timedOut
+        case .continuationCancelled: .cancelled
+        case .continuationMisused(let misuse): misuse.kind == .leaked ? .leaked : nil
+        default: nil
+        }
+    }
+}
+
+extension TraceTimeline.Outcome {
+    /// How this outcome is marked on a bar, in the legend and after the bar's name.
+    struct Look {
+        /// For the legend and after the bar's name (`file-io job — threw`).
+        var label: String
+        /// For the SVG `data-outcome` attribute and pattern id.
+        var key: String
+        /// Outline and stripes.
+        var color: String
+        /// Stripe angle, so outcomes differ in more than colour.
+        var angle: Int
+    }
+
+    var look: Look {
+        switch self {
+        case .threw: Look(label: "threw", key: "threw", color: "#d62728", angle: 45)
+        case .timedOut: Look(label: "timed out", key: "timed-out", color: "#8c2d04", angle: -45)
+        case .cancelled: Look(label: "cancelled", key: "cancelled", color: "#444444", angle: 0)
+        case .discarded: Look(label: "never ran", key: "discarded", color: "#777777", angle: 90)
+        case .leaked: Look(label: "leaked", key: "leaked", color: "#e45756", angle: 45)
+        }
+    }
+}
+
+extension TraceTimeline.Role {
+    /// The row's name: `main`, `io lane 3`, or the thread's own name.
+    func name(threads: [UInt64: TraceThread]) -> String {
+        switch self {
+        case .main: "main"
+        case .lane(let executor, let index): "\(executor) lane \(index)"
+        case .thread(let id): threads[id]?.name ?? "thread · \(id)"
+        }
+    }
+}
