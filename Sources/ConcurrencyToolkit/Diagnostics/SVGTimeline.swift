@@ -92,21 +92,25 @@ enum SVGTimeline {
         return (legend, ly + 24)
     }
 
-    /// A stretch worth magnifying: where most intervals too short to show
-    /// their name in the overview (under 40 px of 1000) lie, about ten times
-    /// as long as a typical one of them (between 1/100 and 1/3 of the
-    /// recording). Nil when every interval is readable as it is.
+    /// A stretch worth magnifying: where most intervals whose name does not
+    /// fit on their bar in the overview lie (zero-length ones aside: no zoom
+    /// shows them), zoomed so that a typical one of them has room for its
+    /// name (the window is between 1/100 and 1/2 of the recording). Nil
+    /// when every name fits as it is.
     static func focusWindow(_ timeline: TraceTimeline) -> (start: UInt64, end: UInt64)? {
         let duration = timeline.duration
         guard duration > 0 else { return nil }
-        let readable = duration / UInt64(SVGTimelinePanel.plotWidth) * 40
-        let short = timeline.intervals.filter { $0.duration < readable }
-        guard !short.isEmpty else { return nil }
-        let typical = short.map(\.duration).sorted()[short.count / 2]
-        let width = min(max(typical &* 10, duration / 100, 1), duration / 3)
+        func pixels(_ interval: TraceTimeline.Interval) -> Double {
+            Double(interval.duration) / Double(duration) * SVGTimelinePanel.plotWidth
+        }
+        let cramped = timeline.intervals.filter { $0.duration > 0 && pixels($0) < E.textWidth($0.name) + 6 }
+        guard !cramped.isEmpty else { return nil }
+        let zooms = cramped.map { (E.textWidth($0.name) + 6) / pixels($0) }.sorted()
+        let zoom = zooms[zooms.count / 2] * 1.2
+        let width = min(max(UInt64(Double(duration) / zoom), duration / 100, 1), duration / 2)
         guard width > 0 else { return nil }
-        // The window that holds the most short intervals' starts.
-        let starts = short.map(\.start).sorted()
+        // The window that holds the most cramped intervals' starts.
+        let starts = cramped.map(\.start).sorted()
         var (best, bestCount, last) = (starts[0], 0, 0)
         for (first, startTime) in starts.enumerated() {
             while last < starts.count, starts[last] <= startTime + width { last += 1 }
