@@ -76,8 +76,9 @@ enum SVGTimeline {
             advance(max(70, 30 + E.textWidth(kind.look.label)))
         }
         (lx, ly) = (8, ly + 20)
-        legend.append(E.text(lx, ly + 10, "Ended badly (also written after the name):", weight: "bold"))
-        advance(260)
+        let heading = "Ended badly (also written after the name):"
+        legend.append(E.text(lx, ly + 10, heading, weight: "bold"))
+        advance(E.textWidth(heading) * 1.15 + 12)
         for outcome in TraceTimeline.Outcome.allCases {
             let look = outcome.look
             legend.append(E.rect(

@@ -93,7 +93,9 @@ extension TraceTimeline.Category {
         case .jobQueued:
             Look(label: "blocking job queued", key: "queue", color: "#eeca3b", textColor: "#000000", isWaiting: true)
         case .continuationWait: Look(label: "continuation wait", key: "continuation", color: "#b279a2", isWaiting: true)
-        case .delivery: Look(label: "progress/batch delivery", key: "delivery", color: "#54a24b", runsOnOneThread: true)
+        // Task time: the pump awaits the handler on its own actor (the main
+        // actor, often), so the thread that began and ended it was free meanwhile.
+        case .delivery: Look(label: "progress/batch delivery", key: "delivery", color: "#54a24b")
         case .child: Look(label: "concurrentMap child", key: "child", color: "#72b7b2")
         case .span: Look(label: "span", key: "span", color: "#f58518", runsOnOneThread: true)
         case .asyncSpan: Look(label: "async span", key: "async-span", color: "#fdbf6f", textColor: "#000000")

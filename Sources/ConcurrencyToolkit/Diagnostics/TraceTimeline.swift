@@ -188,7 +188,7 @@ struct TraceTimeline {
 
     // MARK: - Placement
 
-    /// Puts thread work (jobs, deliveries, sync spans) that began and ended on
+    /// Puts thread work (jobs, sync spans) that began and ended on
     /// one thread in one role, nesting properly with the other work in that
     /// role's row, on the row; packs the rest into rows of its category.
     private mutating func place() {

@@ -89,9 +89,9 @@ import Testing
     }
 
     /// The user's recording, rebuilt: Dispatch thread 8196 first drains the
-    /// main queue (a delivery), then runs `file-io` lane 14's jobs, then
-    /// drains main again. Main's row and the summary's main line hold the
-    /// deliveries only; the jobs are lane 14's. No row is named after the
+    /// main queue (a main-actor span), then runs `file-io` lane 14's jobs,
+    /// then drains main again. Main's row and the summary's main line hold
+    /// the main-actor work only; the jobs are lane 14's. No row is named after the
     /// thread's first role.
     @Test func aDispatchThreadThatRanMainThenALaneIsCountedUnderEach() throws {
         let ms = SampleTraces.ms
@@ -100,23 +100,23 @@ import Testing
             TraceThread(id: 20, name: "cooperative pool · 20", systemName: "oot.default-qos", isMain: false),
         ]
         let events = [
-            TraceEvent(kind: .deliveryStarted(.progress, count: 1), id: 1, time: 0, threadID: 8196, onMain: true),
-            TraceEvent(kind: .deliveryFinished, id: 1, time: 2 * ms, threadID: 8196, onMain: true),
+            TraceEvent(kind: .spanStarted(name: "refresh"), id: 1, time: 0, threadID: 8196, onMain: true),
+            TraceEvent(kind: .spanFinished, id: 1, time: 2 * ms, threadID: 8196, onMain: true),
             TraceEvent(kind: .jobQueued(executor: "file-io"), id: 2, time: 2 * ms, threadID: 20),
             TraceEvent(kind: .jobStarted(executor: "file-io", lane: 14), id: 2, time: 3 * ms, threadID: 8196),
             TraceEvent(kind: .spanStarted(name: "read"), id: 3, time: 4 * ms, threadID: 8196),
             TraceEvent(kind: .spanFinished, id: 3, time: 8 * ms, threadID: 8196),
             TraceEvent(kind: .jobFinished(failed: false), id: 2, time: 9 * ms, threadID: 8196),
             TraceEvent(kind: .continuationResumed, id: 9, time: 9 * ms, threadID: 8196),
-            TraceEvent(kind: .deliveryStarted(.progress, count: 1), id: 4, time: 10 * ms, threadID: 8196, onMain: true),
+            TraceEvent(kind: .spanStarted(name: "refresh"), id: 4, time: 10 * ms, threadID: 8196, onMain: true),
             TraceEvent(kind: .marker(name: "shown"), id: 0, time: 10 * ms, threadID: 8196, onMain: true),
-            TraceEvent(kind: .deliveryFinished, id: 4, time: 11 * ms, threadID: 8196, onMain: true),
+            TraceEvent(kind: .spanFinished, id: 4, time: 11 * ms, threadID: 8196, onMain: true),
         ]
         let trace = Trace(events: events, threads: threads, duration: 12 * ms, discardedEventCount: 0)
         let timeline = TraceTimeline(trace)
         #expect(timeline.rows.map(\.name) == ["main", "file-io lane 14"])
         #expect(timeline.rows.map(\.threads) == [[8196], [8196]])
-        #expect(timeline.intervals.filter { $0.role == .main }.map(\.category) == [.delivery, .delivery])
+        #expect(timeline.intervals.filter { $0.role == .main }.map(\.name) == ["refresh", "refresh"])
         #expect(Set(timeline.intervals.filter { $0.role == .lane(executor: "file-io", index: 14) }.map(\.name))
             == ["file-io job", "read"])
 
@@ -125,8 +125,27 @@ import Testing
         #expect(busy.map { $0.split(separator: " ").joined(separator: " ") } == ["main 3 ms", "file-io lane 14 6 ms"])
         let reader = try SVGReader.read(trace.svgTimeline())
         #expect(reader.rows.map(\.name) == ["main", "file-io lane 14"])
-        #expect(reader.rows[0].bars.allSatisfy { $0.hasPrefix("progress delivery") })
+        #expect(reader.rows[0].bars.allSatisfy { $0.hasPrefix("refresh") })
         #expect(reader.rows[1].bars.contains { $0.hasPrefix("file-io job") })
+    }
+
+    /// A reporter's pump awaits a main-actor handler from a pool thread:
+    /// the delivery is drawn with the waits and task time, never as work of
+    /// the pool thread that began and ended it; the handler's own span is in
+    /// the `main` row.
+    @Test func mainActorDeliveriesAreNotPoolThreadWork() async throws {
+        let (_, trace) = await withTraceRecording {
+            let progress = ThrottledProgress<Int>(interval: .zero) { @MainActor _ in span("show progress") {} }
+            for value in 1...5 { progress.report(value) }
+            await progress.finish()
+        }
+        let timeline = TraceTimeline(trace)
+        let deliveries = timeline.intervals.filter { $0.category == .delivery }
+        #expect(!deliveries.isEmpty)
+        #expect(deliveries.allSatisfy { !$0.isOnRow })
+        let shown = timeline.intervals.filter { $0.name == "show progress" }
+        #expect(shown.count == deliveries.count)
+        #expect(shown.allSatisfy { $0.role == .main && $0.isOnRow })
     }
 
     /// "12.34 ms" (after any padding) in milliseconds.
