@@ -90,7 +90,9 @@ struct SVGTimelinePanel {
         var tick = (start + step - 1) / step * step
         while tick <= end {
             axis.append(E.line(x(tick), top + 18, x(tick), bottom, stroke: "#cccccc"))
-            axis.append(E.text(x(tick), top + 12, TraceFormatting.duration(tick), anchor: tick == start ? "start" : "middle"))
+            // From 0, "1.2 s" reads well; inside a magnified stretch, the step's unit keeps ticks apart.
+            let label = start == 0 ? TraceFormatting.duration(tick) : TraceFormatting.duration(tick, inUnitOf: step)
+            axis.append(E.text(x(tick), top + 12, label, anchor: tick == start ? "start" : "middle"))
             tick += step
         }
         return axis

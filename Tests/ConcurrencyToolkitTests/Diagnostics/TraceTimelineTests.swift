@@ -109,6 +109,7 @@ import Testing
         #expect(TraceFormatting.duration(12_500) == "12.5 µs")
         #expect(TraceFormatting.duration(1_234_567) == "1.23 ms")
         #expect(TraceFormatting.duration(2_000_000_000) == "2 s")
+        #expect(TraceFormatting.duration(1_524_000_000, inUnitOf: 2_000_000) == "1524 ms")
         #expect(TraceFormatting.decimal(-0.25, places: 1) == "-0.3")
         #expect(TraceFormatting.decimal(1e-9, places: 1) == "0")
         #expect(TraceFormatting.decimal(1e12, places: 1) == "1000000000000")
