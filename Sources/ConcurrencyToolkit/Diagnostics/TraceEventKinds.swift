@@ -8,6 +8,8 @@
 /// `timelineEffect` below, and, if it needs a row or mark of its own, a case
 /// in `TraceTimeline.Category` or `TraceTimeline.Instant.Kind` with its
 /// `Look`. The exports then draw, export and summarize it with no further edit.
+/// (If it ends something badly, also its line in `outcome`; if it makes its
+/// thread serve a role of its own, as a job start makes it a lane, in `entersLane`.)
 extension TraceEvent.Kind {
     /// What this event does to the timeline.
     var timelineEffect: TimelineEffect {
