@@ -36,11 +36,17 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
     ///   - clock: Measures the interval; pass a manual clock in tests.
     ///   - deliver: Receives each changed key once with its newest value. Runs
     ///     on its own isolation, never concurrently with itself.
+    ///     Written in actor-isolated code (a `@MainActor` function or type, a
+    ///     file whose default isolation is `MainActor`, or an actor's method
+    ///     when the closure uses `self`), the closure is isolated to that
+    ///     actor, as a `Task { }` closure is:
+    ///     `{ changed in model.update(changed) }` needs no `@MainActor`. Written in
+    ///     nonisolated code, it is nonisolated unless annotated (`{ @MainActor changed in … }`).
     /// - Precondition: `interval >= .zero`. A negative interval stops the
     ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, clock: some Clock<Duration> = ContinuousClock(),
-        _ deliver: @escaping @isolated(any) @Sendable ([Key: Value]) -> Void
+        @_inheritActorContext _ deliver: @escaping @isolated(any) @Sendable ([Key: Value]) -> Void
     ) {
         storage = ThrottleStorage(
             buffer: KeyedLatestBuffer(), interval: interval, clock: ThrottleClock(clock), deliver: deliver)

@@ -2,10 +2,13 @@
 /// interval, without ever blocking the code that reports.
 ///
 /// ```swift
+/// import Observation   // SwiftUI imports it for you
+///
 /// @MainActor @Observable final class SqueezeViewModel {
 ///     var bytesDone = 0
 /// }
 ///
+/// let model = SqueezeViewModel()
 /// let progress = ThrottledProgress<Int>(interval: .milliseconds(33)) { @MainActor bytes in
 ///     model.bytesDone = bytes           // runs on the main actor, ~30 times a second at most
 /// }
@@ -58,11 +61,17 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     ///   - clock: Measures the interval; pass a manual clock in tests.
     ///   - deliver: Runs on its own isolation (`@MainActor`, another actor, or
     ///     nonisolated), never concurrently with itself.
+    ///     Written in actor-isolated code (a `@MainActor` function or type, a
+    ///     file whose default isolation is `MainActor`, or an actor's method
+    ///     when the closure uses `self`), the closure is isolated to that
+    ///     actor, as a `Task { }` closure is:
+    ///     `{ done in model.itemsDone = done }` needs no `@MainActor`. Written in
+    ///     nonisolated code, it is nonisolated unless annotated (`{ @MainActor done in … }`).
     /// - Precondition: `interval >= .zero`. A negative interval stops the
     ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, clock: some Clock<Duration> = ContinuousClock(),
-        _ deliver: @escaping @isolated(any) @Sendable (Value) -> Void
+        @_inheritActorContext _ deliver: @escaping @isolated(any) @Sendable (Value) -> Void
     ) {
         storage = ThrottleStorage(
             buffer: LatestValueBuffer(), interval: interval, clock: ThrottleClock(clock), deliver: deliver)

@@ -2,6 +2,8 @@ import ConcurrencyToolkit
 import Dispatch
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -59,6 +61,7 @@ import Testing
         #expect(trace.chromeTraceJSON().contains("concurrentMap at \(Self.file):\(mapLine)"))
     }
 
+    #if os(macOS) || os(Linux)
     @Test func thePendingRegistryListsAWaitingRunAtTheCallersLine() async {
         // In a child process: tracking is process-wide, and other suites toggle it.
         await #expect(processExitsWith: .success) {
@@ -77,4 +80,5 @@ import Testing
             if !listed { exit(1) }
         }
     }
+    #endif
 }

@@ -17,10 +17,12 @@ actor LogStore {
 @MainActor
 func checkActorSplit() async {
     let model = ProgressModel()
-    let progress = ThrottledProgress<Int>(interval: .milliseconds(5)) { @MainActor done in
+    // No `@MainActor` on the handlers: written in a @MainActor function, they
+    // take its isolation, as a `Task { }` closure does, in every language mode.
+    let progress = ThrottledProgress<Int>(interval: .milliseconds(5)) { done in
         model.itemsDone = done
     }
-    let perFile = KeyedThrottledProgress<String, Int>(interval: .milliseconds(5)) { @MainActor changed in
+    let perFile = KeyedThrottledProgress<String, Int>(interval: .milliseconds(5)) { changed in
         model.perFile.merge(changed) { _, newest in newest }
     }
     await Array(0..<40).concurrentForEach(maxConcurrency: 4) { number in

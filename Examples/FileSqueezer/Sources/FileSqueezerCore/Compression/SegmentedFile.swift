@@ -175,7 +175,7 @@ final class SegmentedFile: Sendable {
         let range = compressor.segmentRange(segment, ofSize: plan.size)
         return try workspaces.withWorkspace { workspace in
             let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64, counted: window.outputs)
-            if segment == 0 { GzipFormat.header(level: compressor.level).withUnsafeBytes { output.append($0) } }
+            if segment == 0 { compressor.header(for: source).withUnsafeBytes { output.append($0) } }
             // Polled before every chunk: a sibling segment's failure (or
             // cancellation) stops this one too, instead of it reading and
             // deflating to its end for nothing. Stopped that way it is
@@ -352,7 +352,7 @@ final class SegmentedFile: Sendable {
                 break
             }
             do {
-                try output.commit(permissions: source.permissions, force: compressor.force)  // removes it on failure
+                try output.commit(keeping: source.original, force: compressor.force, synchronous: compressor.synchronous)
                 bytesOut = taken.bytesOut
             } catch {
                 failure = String(describing: error)
