@@ -1,12 +1,12 @@
 /// Writes a timeline in Chrome's trace-event format ("JSON Object Format"),
 /// which Perfetto and `chrome://tracing` open.
 ///
-/// - Work placed on a thread → one complete event (`"ph":"X"`) on that tid,
-///   so the viewer shows one track per thread with nested slices.
+/// - Work placed on a row (`main`, a lane, a thread) → one complete event
+///   (`"ph":"X"`) on that row's track, with nested slices.
 /// - Waits and work that crossed threads → an async pair (`"b"`/`"e"`, same
 ///   `cat` and `id`), shown on the process's async tracks.
 /// - Markers and misuse → thread-scoped instants (`"i"`, `"s":"t"`).
-/// - Thread and process names → metadata (`"M"`), main thread sorted first.
+/// - Row and process names → metadata (`"M"`), main sorted first.
 enum ChromeTraceJSON {
     static func render(_ timeline: TraceTimeline) -> String {
         let pid = "1"
@@ -21,10 +21,12 @@ enum ChromeTraceJSON {
 
         add([("ph", string("M")), ("pid", pid), ("tid", "0"), ("name", string("process_name")),
              ("args", args([(key: "name", value: "ConcurrencyToolkit trace")]))])
-        for (order, thread) in timeline.threads.enumerated() {
-            add([("ph", string("M")), ("pid", pid), ("tid", "\(thread.id)"), ("name", string("thread_name")),
-                 ("args", args([(key: "name", value: thread.name)]))])
-            add([("ph", string("M")), ("pid", pid), ("tid", "\(thread.id)"), ("name", string("thread_sort_index")),
+        let tids = trackIDs(timeline.rows)
+        for (order, row) in timeline.rows.enumerated() {
+            let tid = tids[row.role] ?? 0
+            add([("ph", string("M")), ("pid", pid), ("tid", "\(tid)"), ("name", string("thread_name")),
+                 ("args", args([(key: "name", value: row.name)]))])
+            add([("ph", string("M")), ("pid", pid), ("tid", "\(tid)"), ("name", string("thread_sort_index")),
                  ("args", "{\"sort_index\":\(order)}")])
         }
         for interval in timeline.intervals {
@@ -34,8 +36,9 @@ enum ChromeTraceJSON {
                 ("name", string(interval.name)), ("cat", string(interval.category.key)), ("pid", pid),
             ]
             switch interval.placement {
-            case .thread:
-                add(common + [("ph", string("X")), ("tid", "\(interval.startThread)"),
+            case .onRow:
+                details.append((key: "os thread", value: "\(interval.startThread)"))
+                add(common + [("ph", string("X")), ("tid", "\(tids[interval.role] ?? interval.startThread)"),
                               ("ts", TraceFormatting.microseconds(interval.start)),
                               ("dur", TraceFormatting.microseconds(interval.duration)), ("args", args(details))])
             case .detached:
@@ -48,10 +51,30 @@ enum ChromeTraceJSON {
         }
         for instant in timeline.instants {
             add([("name", string(instant.name)), ("cat", string(instant.kind.look.key)),
-                 ("ph", string("i")), ("s", string("t")), ("pid", pid), ("tid", "\(instant.thread)"),
+                 ("ph", string("i")), ("s", string("t")), ("pid", pid), ("tid", "\(tids[instant.role] ?? instant.thread)"),
                  ("ts", TraceFormatting.microseconds(instant.time))])
         }
         return "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"discardedEventCount\":\(timeline.discardedEventCount)},"
             + "\"traceEvents\":[\n" + lines.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    /// One track per timeline row. A row that only one OS thread served, and
+    /// that thread no other row, keeps the thread's id (what `top -H` shows);
+    /// the main queue and lanes served by several threads get ids of their
+    /// own, above any OS thread id. The OS thread is in each slice's args.
+    static func trackIDs(_ rows: [TraceTimeline.Row]) -> [TraceTimeline.Role: UInt64] {
+        var claims: [UInt64: Int] = [:]
+        for row in rows { for thread in row.threads { claims[thread, default: 0] += 1 } }
+        var ids: [TraceTimeline.Role: UInt64] = [:]
+        for (index, row) in rows.enumerated() {
+            if case .thread(let id) = row.role {
+                ids[row.role] = id
+            } else if row.threads.count == 1, let only = row.threads.first, claims[only] == 1 {
+                ids[row.role] = only
+            } else {
+                ids[row.role] = (1 << 40) + UInt64(index)
+            }
+        }
+        return ids
     }
 }

@@ -73,15 +73,33 @@ enum CurrentThread {
     /// calls `dispatch_main()`, Linux libdispatch drains the main queue, and
     /// with it the main actor, on a worker thread; a timeline that called it
     /// "dispatch thread" would hide where the main actor ran.
+    ///
+    /// A thread's role changes: Dispatch worker threads serve the main queue,
+    /// executor lanes and other queues in turn. Read it per event, never cache it.
     static var isMain: Bool {
         #if os(Linux)
-        return id == UInt64(getpid()) || DispatchQueue.getSpecific(key: mainQueueKey) == true
+        return isProcessMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+        #else
+        return isProcessMainThread
+        #endif
+    }
+
+    /// Whether this is the thread the process started on (always the main
+    /// thread, whatever queue it drains).
+    static var isProcessMainThread: Bool {
+        #if os(Linux)
+        return id == processID
         #elseif canImport(Darwin)
         return pthread_main_np() != 0
         #else
         return false
         #endif
     }
+
+    #if os(Linux)
+    /// `getpid()` is a system call on current glibc; read it once.
+    private static let processID = UInt64(getpid())
+    #endif
 
     #if os(Linux)
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {

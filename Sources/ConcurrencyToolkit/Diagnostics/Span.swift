@@ -1,4 +1,5 @@
-/// Records `body` as a named span on the current thread's timeline lane, when
+/// Records `body` as a named span in the timeline row of what the current
+/// thread is doing (`main`, an executor lane, or the thread itself), when
 /// a recording is active; otherwise just runs it (one branch of overhead).
 ///
 /// ```swift
@@ -29,7 +30,7 @@ public func span<Result>(_ name: @autoclosure () -> String, _ body: () throws ->
 ///
 /// An async span is task time, not thread time (`body` may suspend, and
 /// resume on another thread), so the timelines draw it with the waits and
-/// tasks rather than on one thread's lane. Cancellation is not special: the
+/// tasks rather than in one thread's row. Cancellation is not special: the
 /// span ends when `body` returns or throws.
 @discardableResult
 public func span<Result>(
@@ -42,8 +43,8 @@ public func span<Result>(
     return try await body()
 }
 
-/// Records an instant on the current thread's timeline lane, when a
-/// recording is active; otherwise does nothing (one branch).
+/// Records an instant in the timeline row of what the current thread is
+/// doing, when a recording is active; otherwise does nothing (one branch).
 ///
 /// ```swift
 /// marker("scan done: \(files.count) files")

@@ -43,17 +43,21 @@ public struct Trace: Sendable {
     /// try trace.chromeTraceJSON().write(toFile: "run.json", atomically: true, encoding: .utf8)
     /// ```
     ///
-    /// One track per thread, named like the timeline lanes, with complete
-    /// (`"X"`) events for work that ran on it; waits and work that moved
-    /// between threads are async (`"b"`/`"e"`) slices; markers and misuse
-    /// reports are instants (`"i"`).
+    /// One track per timeline row (`main`, each executor lane, every other
+    /// thread: what a thread was doing, not which OS thread it was), with
+    /// complete (`"X"`) events for work that ran there and the OS thread in
+    /// their args; waits and work that moved between threads are async
+    /// (`"b"`/`"e"`) slices; markers and misuse reports are instants (`"i"`).
     public func chromeTraceJSON() -> String {
         ChromeTraceJSON.render(TraceTimeline(self))
     }
 
-    /// A self-contained SVG picture of the trace: one lane per thread, bars
-    /// coloured by kind, a time axis and a legend. Any browser shows it;
-    /// hovering a bar shows its name and duration.
+    /// A self-contained SVG picture of the trace: a row per role (`main`,
+    /// each executor lane, every other thread), bars coloured by kind and
+    /// striped when they threw, timed out, were cancelled or never ran, a
+    /// time axis, a magnified focus panel when some work is too short to
+    /// read, and a legend. Any browser shows it, without scripts; hovering a
+    /// bar shows its name, duration and details.
     ///
     /// ```swift
     /// try trace.svgTimeline(title: "parallel stage").write(toFile: "parallel.svg", atomically: true, encoding: .utf8)

@@ -96,16 +96,24 @@ public struct TraceEvent: Sendable, Hashable {
     public var time: UInt64
     /// The OS thread id of the thread that emitted the event (see ``Trace/threads``).
     public var threadID: UInt64
+    /// Whether that thread was running the main queue (and so the main actor)
+    /// when it emitted the event. Dispatch moves its worker threads between the
+    /// main queue, executor lanes and other queues, so this is a property of
+    /// the event, not of the thread. Events of the process's main thread
+    /// (``TraceThread/isMain``) are on main whatever this says.
+    public var onMain: Bool
 
     /// Creates an event; the toolkit records these for you.
     ///
     /// ```swift
     /// let event = TraceEvent(kind: .marker(name: "scan done"), id: 0, time: 1_000, threadID: 42)
+    /// let delivery = TraceEvent(kind: .deliveryFinished, id: 7, time: 2_000, threadID: 42, onMain: true)
     /// ```
-    public init(kind: Kind, id: UInt64, time: UInt64, threadID: UInt64) {
+    public init(kind: Kind, id: UInt64, time: UInt64, threadID: UInt64, onMain: Bool = false) {
         self.kind = kind
         self.id = id
         self.time = time
         self.threadID = threadID
+        self.onMain = onMain
     }
 }

@@ -8,6 +8,8 @@
 /// `timelineEffect` below, and, if it needs a row or mark of its own, a case
 /// in `TraceTimeline.Category` or `TraceTimeline.Instant.Kind` with its
 /// `Look`. The exports then draw, export and summarize it with no further edit.
+/// (If it ends something badly, also its line in `outcome`; if it makes its
+/// thread serve a role of its own, as a job start makes it a lane, in `entersLane`.)
 extension TraceEvent.Kind {
     /// What this event does to the timeline.
     var timelineEffect: TimelineEffect {
@@ -93,7 +95,9 @@ extension TraceTimeline.Category {
         case .jobQueued:
             Look(label: "blocking job queued", key: "queue", color: "#eeca3b", textColor: "#000000", isWaiting: true)
         case .continuationWait: Look(label: "continuation wait", key: "continuation", color: "#b279a2", isWaiting: true)
-        case .delivery: Look(label: "progress/batch delivery", key: "delivery", color: "#54a24b", runsOnOneThread: true)
+        // Task time: the pump awaits the handler on its own actor (the main
+        // actor, often), so the thread that began and ended it was free meanwhile.
+        case .delivery: Look(label: "progress/batch delivery", key: "delivery", color: "#54a24b")
         case .child: Look(label: "concurrentMap child", key: "child", color: "#72b7b2")
         case .span: Look(label: "span", key: "span", color: "#f58518", runsOnOneThread: true)
         case .asyncSpan: Look(label: "async span", key: "async-span", color: "#fdbf6f", textColor: "#000000")
@@ -132,5 +136,64 @@ extension TraceTimeline.Interval {
     /// The summary's line for an interval still open when the recording ended.
     var pendingDescription: String {
         site.map { "continuation created at \($0)" } ?? "\(category.label): \(name)"
+    }
+}
+
+extension TraceEvent.Kind {
+    /// The executor lane this event puts its thread in, until the interval it
+    /// begins ends: everything the thread emits meanwhile is that lane's work,
+    /// whatever the thread did before or does after.
+    var entersLane: (executor: String, index: Int)? {
+        if case .jobStarted(let executor, let lane) = self { return (executor, lane) }
+        return nil
+    }
+
+    /// How the interval this event ends went, when not simply well (returned,
+    /// resumed, finished): shown on the bar without hovering. Kinds that end
+    /// nothing, or end it well, have none.
+    var outcome: TraceTimeline.Outcome? {
+        switch self {
+        case .jobFinished(let failed): failed ? .threw : nil
+        case .jobDiscarded: .discarded
+        case .continuationTimedOut: .timedOut
+        case .continuationCancelled: .cancelled
+        case .continuationMisused(let misuse): misuse.kind == .leaked ? .leaked : nil
+        default: nil
+        }
+    }
+}
+
+extension TraceTimeline.Outcome {
+    /// How this outcome is marked on a bar, in the legend and after the bar's name.
+    struct Look {
+        /// For the legend and after the bar's name (`file-io job — threw`).
+        var label: String
+        /// For the SVG `data-outcome` attribute and pattern id.
+        var key: String
+        /// Outline and stripes.
+        var color: String
+        /// Stripe angle, so outcomes differ in more than colour.
+        var angle: Int
+    }
+
+    var look: Look {
+        switch self {
+        case .threw: Look(label: "threw", key: "threw", color: "#d62728", angle: 45)
+        case .timedOut: Look(label: "timed out", key: "timed-out", color: "#8c2d04", angle: -45)
+        case .cancelled: Look(label: "cancelled", key: "cancelled", color: "#444444", angle: 0)
+        case .discarded: Look(label: "never ran", key: "discarded", color: "#777777", angle: 90)
+        case .leaked: Look(label: "leaked", key: "leaked", color: "#e45756", angle: 45)
+        }
+    }
+}
+
+extension TraceTimeline.Role {
+    /// The row's name: `main`, `io lane 3`, or the thread's own name.
+    func name(threads: [UInt64: TraceThread]) -> String {
+        switch self {
+        case .main: "main"
+        case .lane(let executor, let index): "\(executor) lane \(index)"
+        case .thread(let id): threads[id]?.name ?? "thread · \(id)"
+        }
     }
 }

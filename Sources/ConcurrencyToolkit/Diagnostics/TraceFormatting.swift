@@ -4,8 +4,14 @@
 enum TraceFormatting {
     /// A duration for people: "850 ns", "12.5 µs", "1.23 ms", "2.5 s".
     static func duration(_ nanoseconds: UInt64) -> String {
+        duration(nanoseconds, inUnitOf: nanoseconds)
+    }
+
+    /// `nanoseconds` in the unit `duration` would use for `scale`: ticks
+    /// 2 ms apart at 1.524 s read "1524 ms", not "1.52 s" twice.
+    static func duration(_ nanoseconds: UInt64, inUnitOf scale: UInt64) -> String {
         let (unit, suffix): (UInt64, String) =
-            switch nanoseconds {
+            switch scale {
             case ..<1_000: (1, "ns")
             case ..<1_000_000: (1_000, "µs")
             case ..<1_000_000_000: (1_000_000, "ms")

@@ -89,7 +89,7 @@ public final class TraceRecorder: Sendable {
         let end = storage.activeOperations > 0 ? now : (storage.lastEnd ?? origin)
         return Trace(
             events: storage.events,
-            threads: Self.describe(storage.threads, events: storage.events, processName: processName),
+            threads: Self.describe(storage.threads, processName: processName),
             duration: end &- origin,
             discardedEventCount: storage.discarded)
     }
@@ -112,6 +112,8 @@ public final class TraceRecorder: Sendable {
     func append(_ kind: TraceEvent.Kind, id: UInt64) {
         let now = MonotonicClock.now
         let thread = CurrentThread.id
+        // Per event: a Dispatch worker serves the main queue, a lane, another queue in turn.
+        let onMain = CurrentThread.isMain
         let firstSighting = storage.withLock { storage -> Bool in
             guard storage.activeOperations > 0, let origin = storage.origin else {
                 storage.discarded += 1
@@ -119,14 +121,14 @@ public final class TraceRecorder: Sendable {
             }
             // A clock read just before the recording opened may precede its origin.
             let time = now > origin ? now - origin : 0
-            storage.events.append(TraceEvent(kind: kind, id: id, time: time, threadID: thread))
+            storage.events.append(TraceEvent(kind: kind, id: id, time: time, threadID: thread, onMain: onMain))
             guard storage.threads[thread] == nil else { return false }
             storage.threads[thread] = ThreadSeen(order: storage.threads.count)
             return true
         }
         // Naming a thread costs syscalls: once per thread and recording, outside the lock.
         if firstSighting {
-            let (name, isMain) = (CurrentThread.systemName, CurrentThread.isMain)
+            let (name, isMain) = (CurrentThread.systemName, CurrentThread.isProcessMainThread)
             storage.withLock { storage in
                 storage.threads[thread]?.systemName = name
                 storage.threads[thread]?.isMain = isMain
@@ -135,22 +137,15 @@ public final class TraceRecorder: Sendable {
     }
 
     private static func describe(
-        _ threads: [UInt64: ThreadSeen], events: [TraceEvent], processName: String
+        _ threads: [UInt64: ThreadSeen], processName: String
     ) -> [TraceThread] {
-        var lanes: [UInt64: (executor: String, index: Int)] = [:]
-        for event in events {
-            if case .jobStarted(let executor, let lane) = event.kind, lanes[event.threadID] == nil {
-                lanes[event.threadID] = (executor, lane)
-            }
-        }
         let named = threads.sorted { ($0.value.isMain ? -1 : $0.value.order) < ($1.value.isMain ? -1 : $1.value.order) }
             .map { id, seen in
                 let systemName = seen.systemName ?? ""
                 return TraceThread(
                     id: id,
                     name: ThreadNaming.displayName(
-                        id: id, systemName: systemName, isMain: seen.isMain, processName: processName,
-                        lane: lanes[id]),
+                        id: id, systemName: systemName, isMain: seen.isMain, processName: processName),
                     systemName: systemName, isMain: seen.isMain)
             }
         return ThreadNaming.disambiguated(named)

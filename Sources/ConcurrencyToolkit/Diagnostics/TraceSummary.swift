@@ -21,12 +21,15 @@ enum TraceSummary {
                 + padLeft("\(peak)", 15) + padLeft(TraceFormatting.decimal(average, places: 2), 9) + "\n"
         }
 
-        out += "\nThreads (time running toolkit work or spans)\n"
-        for thread in timeline.threads {
+        // By role, as the SVG rows: a Dispatch thread that ran the main queue
+        // and later a lane's jobs is counted under main for the first only.
+        out += "\nRows: what threads were doing (time running toolkit work or spans)\n"
+        for row in timeline.rows {
             let busy = timeline.intervals
-                .filter { $0.startThread == thread.id && $0.placement == .thread(depth: 0) }
+                .filter { $0.role == row.role && $0.placement == .onRow(depth: 0) }
                 .map(\.duration).reduce(0, &+)
-            out += "  " + pad(thread.name, 30) + padLeft(TraceFormatting.duration(busy), 11) + "\n"
+            let served = row.threads.count == 1 ? "" : "  (\(row.threads.count) OS threads)"
+            out += "  " + pad(row.name, 30) + padLeft(TraceFormatting.duration(busy), 11) + served + "\n"
         }
 
         let waits = timeline.intervals.filter(\.category.isWaiting).sorted { $0.duration > $1.duration }.prefix(5)

@@ -33,7 +33,9 @@ import Testing
         }
         #expect(inBody.map(\.kind) == [.spanStarted(name: "inside the job"), .marker(name: "in the job"), .spanFinished])
         #expect(inBody.allSatisfy { $0.threadID == laneThread })
-        #expect(trace.threads.first { $0.id == laneThread }?.name == "traced-io lane 0")
+        let lane = TraceTimeline(trace).rows.first { $0.role == .lane(executor: "traced-io", index: 0) }
+        #expect(lane?.name == "traced-io lane 0")
+        #expect(lane?.threads == [laneThread])
         #expect(trace.discardedEventCount == 0)
         await executor.shutdown()
     }

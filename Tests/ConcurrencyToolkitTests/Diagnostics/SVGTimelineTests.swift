@@ -7,28 +7,86 @@ import FoundationXML
 
 @testable import ConcurrencyToolkit
 
-/// Collects what the exports promise: lanes, bars, and every text.
-private final class SVGReader: NSObject, XMLParserDelegate {
-    var laneThreadIDs: [String] = []
+/// Collects what the exports promise: rows, bars, outcomes, and every text.
+final class SVGReader: NSObject, XMLParserDelegate {
+    struct Row {
+        var name = ""
+        var threads: [String]
+        /// The tooltip of every bar drawn in the row.
+        var bars: [String] = []
+    }
+
+    struct Bar {
+        var kind: String
+        var outcome: String?
+        var tooltip = ""
+        /// The name written on or after the bar, if any.
+        var label: String?
+        var inFocus: Bool
+    }
+
+    /// The overview's rows (the focus panel repeats them).
+    var rows: [Row] = []
+    var bars: [Bar] = []
     var barFills: [String] = []
     var texts: [String] = []
     var root: String?
+    var focusRange: (start: UInt64, end: UInt64)?
     private var current = ""
+    /// Open elements: name, and class for groups or "bar" for a bar's rect.
+    private var stack: [(name: String, kind: String)] = []
+    private var inRow = false
+    private var inFocus = false
+    private var inBar = false
 
     func parser(
         _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
         if root == nil { root = name }
-        if name == "g", attributes["class"] == "lane", let id = attributes["data-thread-id"] { laneThreadIDs.append(id) }
-        if name == "rect", attributes["rx"] != nil, let fill = attributes["fill"] { barFills.append(fill) }
+        var kind = attributes["class"] ?? ""
+        if name == "g", kind == "focus" {
+            inFocus = true
+            focusRange = (UInt64(attributes["data-start"] ?? "") ?? 0, UInt64(attributes["data-end"] ?? "") ?? 0)
+        }
+        if name == "g", kind == "row" || kind == "lane", !inFocus {
+            // "lane" and data-thread-id: the layout before rows were roles.
+            let threads = attributes["data-threads"].map { $0.split(separator: " ").map(String.init) }
+            rows.append(Row(threads: threads ?? [attributes["data-thread-id"] ?? ""]))
+            inRow = true
+        }
+        if name == "g", kind == "bar" {
+            bars.append(Bar(kind: attributes["data-kind"] ?? "", outcome: attributes["data-outcome"], inFocus: inFocus))
+            inBar = true
+        }
+        if name == "rect", attributes["rx"] != nil, let fill = attributes["fill"] {
+            barFills.append(fill)
+            kind = "bar"
+        }
+        stack.append((name, kind))
         current = ""
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) { current += string }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        let parent = stack.dropLast().last
         if name == "text" || name == "title" { texts.append(current) }
+        if name == "text", inRow, !inBar, rows.last?.name == "" { rows[rows.count - 1].name = current }
+        if name == "title", parent?.kind == "bar" {
+            if inRow { rows[rows.count - 1].bars.append(current) }
+            if inBar { bars[bars.count - 1].tooltip = current }
+        }
+        if name == "text", inBar { bars[bars.count - 1].label = current }
+        if name == "g" {
+            switch stack.last?.kind {
+            case "row", "lane": if !inFocus { inRow = false }
+            case "focus": inFocus = false
+            case "bar": inBar = false
+            default: break
+            }
+        }
+        stack.removeLast()
         current = ""
     }
 
@@ -47,8 +105,9 @@ private final class SVGReader: NSObject, XMLParserDelegate {
         let trace = SampleTraces.mixed
         let reader = try SVGReader.read(trace.svgTimeline(title: "mixed <sample> & co"))
         #expect(reader.root == "svg")
-        #expect(reader.laneThreadIDs == trace.threads.map { "\($0.id)" })
-        for thread in trace.threads { #expect(reader.texts.contains(thread.name)) }
+        // A row per role with work in it; pool thread 20 only waited.
+        #expect(reader.rows.map(\.name) == ["main", "io lane 0", "io lane 1"])
+        #expect(reader.rows.map(\.threads) == [["1"], ["10"], ["11"]])
         #expect(reader.texts.contains("mixed <sample> & co"))  // escaped, then read back intact
     }
 
@@ -76,7 +135,7 @@ private final class SVGReader: NSObject, XMLParserDelegate {
         #expect(reader.texts.contains { $0.hasPrefix("wait at App/Stuck.swift:40 — 8 ms (unfinished)") })
     }
 
-    @Test func recordedRunHasALanePerThreadSeen() async throws {
+    @Test func recordedRunHasARowPerThreadThatWorked() async throws {
         let (_, trace) = await withTraceRecording {
             marker("start")
             await withTaskGroup(of: Void.self) { group in
@@ -85,15 +144,21 @@ private final class SVGReader: NSObject, XMLParserDelegate {
                 }
             }
         }
-        let seen = Set(trace.events.map(\.threadID))
+        // Every thread that ran a span or emitted the marker serves a row.
+        let seen = Set(trace.events { kind in
+            switch kind {
+            case .spanStarted, .marker: true
+            default: false
+            }
+        }.map(\.threadID))
         let reader = try SVGReader.read(trace.svgTimeline())
-        #expect(Set(reader.laneThreadIDs) == Set(seen.map { "\($0)" }))
-        #expect(reader.laneThreadIDs.count == seen.count)
+        #expect(Set(reader.rows.flatMap(\.threads)) == Set(seen.map { "\($0)" }))
+        #expect(reader.rows.map(\.name).count == Set(reader.rows.map(\.name)).count)
     }
 
     @Test func emptyTraceIsStillAPicture() throws {
         let reader = try SVGReader.read(Trace(events: [], threads: [], duration: 0, discardedEventCount: 0).svgTimeline())
         #expect(reader.root == "svg")
-        #expect(reader.laneThreadIDs.isEmpty)
+        #expect(reader.rows.isEmpty)
     }
 }

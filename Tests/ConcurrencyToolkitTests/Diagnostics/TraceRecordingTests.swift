@@ -38,8 +38,11 @@ private func markerNames(_ trace: Trace) -> [String] {
         let jobEvents = trace.events.filter { $0.id == started.first?.id }
         #expect(jobEvents.count == 3)
         #expect(trace.threads.contains { $0.id == laneThread })
-        // The lane thread has only libdispatch's default name, so it is named after the lane.
-        #expect(trace.threads.first { $0.id == laneThread }?.name == "test lane 0")
+        // The job is drawn in its lane's row, served by that thread; the
+        // thread itself keeps libdispatch's name for it.
+        let lanes = TraceTimeline(trace).rows.filter { $0.role == .lane(executor: "test", index: 0) }
+        #expect(lanes.map(\.name) == ["test lane 0"])
+        #expect(lanes.first?.threads == [laneThread])
     }
 
     @Test func childTasksInheritTheRecording() async {

@@ -30,12 +30,12 @@ import Testing
 
     @Test func workOnOneThreadGoesOnItsLaneNestedByDepth() throws {
         let timeline = TraceTimeline(SampleTraces.mixed)
-        #expect(SampleTraces.interval(timeline, id: 5)?.placement == .thread(depth: 0))
-        #expect(SampleTraces.interval(timeline, id: 6)?.placement == .thread(depth: 1))
-        #expect(SampleTraces.interval(timeline, id: 1)?.placement == .thread(depth: 0))
+        #expect(SampleTraces.interval(timeline, id: 5)?.placement == .onRow(depth: 0))
+        #expect(SampleTraces.interval(timeline, id: 6)?.placement == .onRow(depth: 1))
+        #expect(SampleTraces.interval(timeline, id: 1)?.placement == .onRow(depth: 0))
         // Waiting is never drawn as running on a thread.
         for interval in timeline.intervals where interval.category.isWaiting {
-            #expect(interval.placement != .thread(depth: 0))
+            #expect(interval.placement != .onRow(depth: 0))
         }
     }
 
@@ -53,7 +53,7 @@ import Testing
         let placement = Dictionary(uniqueKeysWithValues: timeline.intervals.map { ($0.id, $0.placement) })
         #expect(placement[3] == .detached(row: 0))  // moved from thread 1 to 2
         // "a" and job 3 both start at 0 on thread 1; job 3 ends on another thread.
-        #expect(placement[1] == .thread(depth: 0))
+        #expect(placement[1] == .onRow(depth: 0))
         #expect(placement[2] == .detached(row: 0))
     }
 
@@ -89,18 +89,15 @@ import Testing
         ]
         let timeline = TraceTimeline(Trace(events: events, threads: [], duration: 10, discardedEventCount: 0))
         #expect(timeline.concurrency(of: .jobRunning).peak == 1)
-        #expect(timeline.intervals.map(\.placement) == [.thread(depth: 0), .thread(depth: 0)])
+        #expect(timeline.intervals.map(\.placement) == [.onRow(depth: 0), .onRow(depth: 0)])
     }
 
     @Test func threadNames() {
-        func name(_ system: String, main: Bool = false, lane: (String, Int)? = nil) -> String {
-            ThreadNaming.displayName(
-                id: 7, systemName: system, isMain: main, processName: "squeezer",
-                lane: lane.map { (executor: $0.0, index: $0.1) })
+        func name(_ system: String, main: Bool = false) -> String {
+            ThreadNaming.displayName(id: 7, systemName: system, isMain: main, processName: "squeezer")
         }
         #expect(name("squeezer", main: true) == "main")
         #expect(name("io lane 3") == "io lane 3")
-        #expect(name("-qos.overcommit", lane: ("io", 2)) == "io lane 2")
         #expect(name("-qos.overcommit") == "dispatch thread · 7")
         #expect(name("oot.default-qos") == "cooperative pool · 7")
         #expect(name("squeezer") == "thread · 7")
@@ -112,6 +109,7 @@ import Testing
         #expect(TraceFormatting.duration(12_500) == "12.5 µs")
         #expect(TraceFormatting.duration(1_234_567) == "1.23 ms")
         #expect(TraceFormatting.duration(2_000_000_000) == "2 s")
+        #expect(TraceFormatting.duration(1_524_000_000, inUnitOf: 2_000_000) == "1524 ms")
         #expect(TraceFormatting.decimal(-0.25, places: 1) == "-0.3")
         #expect(TraceFormatting.decimal(1e-9, places: 1) == "0")
         #expect(TraceFormatting.decimal(1e12, places: 1) == "1000000000000")
@@ -121,14 +119,14 @@ import Testing
         #expect(TraceFormatting.jsonString("q\"\\\n\u{1}é") == #""q\"\\\n\u0001é""#)
     }
 
-    @Test func threadsSharingALaneNameGetTheirIDs() {
+    @Test func threadsSharingANameGetTheirIDs() {
         let threads = [
             TraceThread(id: 1, name: "main", systemName: "squeezer", isMain: true),
-            TraceThread(id: 10, name: "io lane 1", systemName: "-qos.overcommit", isMain: false),
-            TraceThread(id: 11, name: "io lane 0", systemName: "-qos.overcommit", isMain: false),
-            TraceThread(id: 12, name: "io lane 1", systemName: "-qos.overcommit", isMain: false),
+            TraceThread(id: 10, name: "worker", systemName: "worker", isMain: false),
+            TraceThread(id: 11, name: "reader", systemName: "reader", isMain: false),
+            TraceThread(id: 12, name: "worker", systemName: "worker", isMain: false),
         ]
-        #expect(ThreadNaming.disambiguated(threads).map(\.name) == ["main", "io lane 1 · 10", "io lane 0", "io lane 1 · 12"])
+        #expect(ThreadNaming.disambiguated(threads).map(\.name) == ["main", "worker · 10", "reader", "worker · 12"])
     }
 
     @Test func tickStepIsRoundAndGivesAtMostTenTicks() {
@@ -157,6 +155,6 @@ extension TraceTimelineTests {
         ]
         let timeline = TraceTimeline(Trace(events: events, threads: [], duration: 10, discardedEventCount: 0))
         #expect(timeline.intervals.map(\.category) == [.child, .asyncSpan, .span])
-        #expect(timeline.intervals.map(\.placement) == [.detached(row: 0), .detached(row: 0), .thread(depth: 0)])
+        #expect(timeline.intervals.map(\.placement) == [.detached(row: 0), .detached(row: 0), .onRow(depth: 0)])
     }
 }

@@ -9,7 +9,7 @@ import FoundationXML
 @testable import ConcurrencyToolkit
 
 /// The exports of a real recording (jobs on a width-2 executor) show work on
-/// more than one thread, and a lane per thread seen.
+/// more than one thread, and a row per lane.
 @Suite(.timeLimit(.minutes(2))) struct TracedExportTests {
     /// Two jobs that each wait for the other to start: they can only finish
     /// by running at once, on the executor's two lane threads.
@@ -50,27 +50,15 @@ import FoundationXML
         #expect(names.contains("pair lane 1"))
     }
 
-    @Test func svgHasALanePerThreadSeen() async throws {
+    @Test func svgHasARowPerLaneServedByItsThread() async throws {
         let (trace, lanes) = try await recordTwoJobsSideBySide()
-        let reader = LaneReader()
-        let parser = XMLParser(data: Data(trace.svgTimeline(title: "two lanes").utf8))
-        parser.delegate = reader
-        #expect(parser.parse(), "not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?")")
-        let seen = Set(trace.events.map(\.threadID))
-        #expect(reader.laneThreadIDs.sorted() == seen.map { "\($0)" }.sorted())
-        #expect(lanes.isSubset(of: seen))
-        #expect(seen.count >= 3)  // the caller's thread(s) and both lanes
-    }
-}
-
-/// Collects the thread id of every lane group in an SVG timeline.
-private final class LaneReader: NSObject, XMLParserDelegate {
-    var laneThreadIDs: [String] = []
-
-    func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        if name == "g", attributes["class"] == "lane", let id = attributes["data-thread-id"] { laneThreadIDs.append(id) }
+        let reader = try SVGReader.read(trace.svgTimeline(title: "two lanes"))
+        let laneRows = reader.rows.filter { $0.name.hasPrefix("pair lane ") }
+        #expect(laneRows.map(\.name).sorted() == ["pair lane 0", "pair lane 1"])
+        #expect(Set(laneRows.flatMap(\.threads)) == Set(lanes.map { "\($0)" }))
+        for row in laneRows {
+            #expect(row.bars.filter { $0.hasPrefix("pair job") }.count == 1)
+            #expect(row.bars.filter { $0.hasPrefix("rendezvous") }.count == 1)
+        }
     }
 }
