@@ -30,17 +30,12 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// orders the one write before every read.
     @exclusivity(unchecked) @usableFromInline final var rawStorage: UnsafeContinuation<Success, Failure>?
     @usableFromInline final let site: CallSite
-    /// The scoped handler in effect at creation (nil: the process-wide one).
-    @usableFromInline final let scope: ContinuationMisuseHandler?
     /// Who else must hear when this box finishes. Empty on the plain path, so
     /// finishing costs one branch there.
     @usableFromInline final let links: ContinuationLinks
-    /// The recording this wait belongs to, if one was active where it was
-    /// created (almost always nil: then it costs one relaxed load at creation).
-    @usableFromInline final let trace: TraceToken?
-    /// Who created it, when ``ContinuationMisuse/capturesCreationBacktraces``
-    /// was on (almost always nil: then it costs one bit test at creation).
-    @usableFromInline final let backtrace: CreationBacktrace?
+    /// The scoped handler, trace and backtrace captured at creation; nil on
+    /// the plain path (see ``ContinuationExtras``).
+    @usableFromInline final let extras: ContinuationExtras?
 
     /// A pending box for `raw`; with `raw == nil`, an unarmed one, made before
     /// its continuation so that a cancellation handler can hold it from the
@@ -50,19 +45,26 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         self.state = Atomic((raw == nil ? ContinuationState.unarmed : .pending).rawValue)
         self.rawStorage = raw
         self.site = site
-        self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
-        self.trace = Instrumentation.beginWait(at: site)
-        var links: ContinuationLinks = timeout == nil ? [] : .timed
-        if trace != nil { links.insert(.traced) }
-        let options = ContinuationOptions.current()
-        if options & ContinuationOptions.tracking != 0 { links.insert(.registered) }
-        self.links = links
-        self.backtrace = options & ContinuationOptions.backtraces == 0 ? nil : CreationBacktrace.capture()
+        // One call and a branch when nothing unusual is on (see ContinuationExtras).
+        let flags = ContinuationOptions.creationFlags()
+        if flags == 0 {
+            self.links = timeout == nil ? [] : .timed
+            self.extras = nil
+        } else {
+            (self.extras, self.links) = ContinuationExtras.capture(at: site, flags: flags, timeout: timeout)
+        }
         super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
         }
     }
+
+    /// The scoped handler in effect at creation (nil: the process-wide one).
+    final var scope: ContinuationMisuseHandler? { extras?.scope }
+    /// The recording this wait belongs to, if one was active where it was created.
+    final var trace: TraceToken? { extras?.trace }
+    /// Who created it, when ``ContinuationMisuse/capturesCreationBacktraces`` was on.
+    final var backtrace: CreationBacktrace? { extras?.backtrace }
 
     /// The continuation; valid once the box is pending (see `rawStorage`).
     @inlinable
@@ -119,7 +121,11 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         ContinuationCounters.shared.count(next)
         // Here, before the caller resumes the waiter: once resumed, the
         // waiter may end its recording, and a later event would be dropped.
-        if let trace { Instrumentation.endWait(trace, as: next) }
+        // Read `extras` only when traced: a cancellation handler can finish a
+        // box whose last copy is being dropped on another thread, and by
+        // then `deinit` may have released the extras (only the box's memory
+        // is pinned; `links` is a plain byte there, always safe to read).
+        if links.contains(.traced), let trace = extras?.trace { Instrumentation.endWait(trace, as: next) }
     }
 
     /// Whether the waiter is still waiting (it may stop right after).
