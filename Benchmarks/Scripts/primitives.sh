@@ -18,16 +18,22 @@
 #   ONLY=substring    run only the cases whose name contains it
 #   HARNESS=/path     use this HandOffHarness binary instead of building one
 #                     (e.g. one built against another checkout)
-#   IDLE=1            also measure an idle BlockingExecutor's CPU time over
-#                     10 s after its last job (see IdleHarness below)
+#   IDLE=1            also measure an idle BlockingExecutor's CPU use over
+#                     10 s after its last job (getrusage; HandOffHarness/Idle.swift)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 harness=${HARNESS:-}
 if [ -z "$harness" ]; then
+    # A new source file in the root package is not seen by an existing build
+    # plan of this package: plan again.
+    rm -f .build/release.yaml
     swift build -c release --product HandOffHarness >&2
     harness="$(swift build -c release --show-bin-path)/HandOffHarness"
 fi
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores" >&2
 "$harness"
+if [ -n "${IDLE:-}" ]; then
+    IDLE=1 "$harness"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min)" >&2

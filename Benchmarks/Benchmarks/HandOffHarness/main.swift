@@ -7,7 +7,8 @@
 // Environment: ROUNDS (default 7), FAST (iterations of a continuation round,
 // default 200,000), SLOW (iterations of a thread round trip, default 5,000),
 // HANDOFFS (round trips of the C ping-pong, default 5,000), ONLY (a substring:
-// run only the cases whose name contains it).
+// run only the cases whose name contains it), IDLE (set: measure instead the CPU
+// an idle executor uses over IDLE_SECONDS, default 10, after its last job).
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,14 @@ import Musl
 func setting(_ name: String, _ fallback: Int) -> Int {
     guard let raw = getenv(name), let value = Int(String(cString: raw)), value > 0 else { return fallback }
     return value
+}
+
+if getenv("IDLE") != nil {
+    let seconds = setting("IDLE_SECONDS", 10)
+    let share = try await Task.detached { try await measureIdleExecutor(seconds: seconds) }.value
+    let text = String(Int((share * 1_000).rounded())).inserting(".", fromEnd: 3)
+    print("| idle `BlockingExecutor(width: 2)` after 10,000 jobs: CPU over \(seconds) s (getrusage) | \(text)% of one core |")
+    exit(0)
 }
 
 let rounds = setting("ROUNDS", 7)
