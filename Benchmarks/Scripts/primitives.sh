@@ -32,7 +32,7 @@ if [ -z "$harness" ]; then
     harness="$(swift build -c release --show-bin-path)/HandOffHarness"
 fi
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores" >&2
-"$harness"
+env -u IDLE "$harness"
 if [ -n "${IDLE:-}" ]; then
     IDLE=1 "$harness"
 fi
