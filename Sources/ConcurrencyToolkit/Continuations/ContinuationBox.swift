@@ -34,8 +34,10 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// finishing costs one branch there.
     @usableFromInline final let links: ContinuationLinks
     /// The scoped handler, trace and backtrace captured at creation; nil on
-    /// the plain path (see ``ContinuationExtras``).
-    @usableFromInline final let extras: ContinuationExtras?
+    /// the plain path (see ``ContinuationExtras``). Retained by hand and
+    /// released in `deinit` only when present: a managed optional costs the
+    /// plain box a `swift_release(nil)` call in every `deinit`.
+    @usableFromInline final let extrasStorage: Unmanaged<ContinuationExtras>?
 
     /// A pending box for `raw`; with `raw == nil`, an unarmed one, made before
     /// its continuation so that a cancellation handler can hold it from the
@@ -49,9 +51,11 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         let flags = ContinuationOptions.creationFlags()
         if flags == 0 {
             self.links = timeout == nil ? [] : .timed
-            self.extras = nil
+            self.extrasStorage = nil
         } else {
-            (self.extras, self.links) = ContinuationExtras.capture(at: site, flags: flags, timeout: timeout)
+            let captured = ContinuationExtras.capture(at: site, flags: flags, timeout: timeout)
+            self.links = captured.links
+            self.extrasStorage = captured.extras.map { Unmanaged.passRetained($0) }
         }
         super.init()
         if links.contains(.registered) {
@@ -59,6 +63,8 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         }
     }
 
+    /// See `extrasStorage`; valid until `deinit` ends.
+    final var extras: ContinuationExtras? { extrasStorage?.takeUnretainedValue() }
     /// The scoped handler in effect at creation (nil: the process-wide one).
     final var scope: ContinuationMisuseHandler? { extras?.scope }
     /// The recording this wait belongs to, if one was active where it was created.
@@ -71,6 +77,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     final var raw: UnsafeContinuation<Success, Failure> { rawStorage.unsafelyUnwrapped }
 
     deinit {
+        defer { extrasStorage?.release() }
         if links.contains(.timed) { TimeoutScheduler.shared.remove(at: { timerIndex }) }
         // A FallbackContinuationBox has already finished the leak in its own deinit.
         guard transition(.lastCopyDropped) == .finish(.leaked) else { return }
