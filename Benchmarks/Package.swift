@@ -33,6 +33,19 @@ let package = Package(
             path: "Benchmarks/ToolkitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A plain release program beside package-benchmark: the primitives
+        // timed as a user would, with this machine's hand-off limit.
+        // Run by Scripts/primitives.sh.
+        .executableTarget(
+            name: "HandOffHarness",
+            dependencies: [
+                "CHandOff",
+                .product(name: "ConcurrencyToolkit", package: rootIdentity),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/HandOffHarness"
+        ),
+        .target(name: "CHandOff", path: "Benchmarks/CHandOff"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,12 @@
 import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The executor's storage: it holds ``BlockingQueueState`` in a lock, makes
 /// one transition per event, and performs the returned action (start a
@@ -11,7 +19,9 @@ extension BlockingExecutor {
         // Read before the state lock, not under it: a cancellation after this
         // read either finds the ticket or is seen by `enqueued(ticket:)`.
         let isCancelled = job.isCancelled
-        switch state.withLock({ $0.submit(.job(job), isCancelled: isCancelled) }) {
+        switch submitUnderLock(.job(job), isCancelled: isCancelled, at: job.submittedAt) {
+        case .handOff:
+            break  // a spinning lane takes it: no wake-up
         case .start(let lane):
             startLane(lane, with: .job(job))
         case .enqueued(let ticket):
@@ -27,12 +37,24 @@ extension BlockingExecutor {
     /// Hands a task slice to the executor. `false`: it is shut down, run the slice elsewhere.
     func submit(_ slice: UnownedJob) -> Bool {
         let work = BlockingWork.slice(slice, submittedAt: MonotonicClock.now)
-        switch state.withLock({ $0.submit(work, isCancelled: false) }) {
+        switch submitUnderLock(work, isCancelled: false, at: MonotonicClock.now) {
         case .start(let lane): startLane(lane, with: work)
-        case .enqueued, .rejectCancelled: break
+        case .handOff, .enqueued, .rejectCancelled: break
         case .rejectShutDown: return false
         }
         return true
+    }
+
+    /// One submission transition; signals a spinning lane it handed the work
+    /// to (a store under the lock, which the lane then takes to pick it up).
+    private func submitUnderLock(_ work: BlockingWork, isCancelled: Bool, at now: UInt64)
+        -> BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction
+    {
+        state.withLock { state in
+            let action = state.submit(work, isCancelled: isCancelled, now: now)
+            if case .handOff(let lane) = action { handOffSignal.store(lane + 1, ordering: .releasing) }
+            return action
+        }
     }
 
     /// Removes the job waiting under `ticket` and fails its caller with
@@ -64,16 +86,44 @@ extension BlockingExecutor {
         while true {
             var next: BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.NextAction?
             // Counted first, then resumed: a caller never sees metrics that miss its own job.
-            execute(work, lane: lane) { outcome in next = state.withLock { $0.laneFinished(lane, outcome) } }
+            execute(work, lane: lane) { outcome in
+                let now = MonotonicClock.now
+                next = state.withLock { $0.laneFinished(lane, outcome, now: now) }
+            }
+            if case .spin(let budget)? = next { next = spin(lane: lane, nanoseconds: budget) }
             switch next {
             case .run(let following)?:
                 work = following
             case .idle(let waiters)?:
                 for waiter in waiters { waiter.resume() }
                 return
-            case nil:
+            case .spin?, nil:
                 preconditionFailure("a lane finished work without recording its outcome")
             }
+        }
+    }
+
+    /// Waits up to `nanoseconds` for a job handed to `lane`, polling the
+    /// signal: a few polls back to back, then yielding the core between polls
+    /// (crossbeam's `Backoff`), so a spinning lane does not keep a thread
+    /// that has work off the core. Then ends the spin under the lock, which
+    /// takes a job handed over at the last moment.
+    private func spin(lane: Int, nanoseconds budget: UInt64)
+        -> BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.NextAction
+    {
+        let start = MonotonicClock.now
+        var waited: UInt64 = 0
+        var polls = 0
+        while handOffSignal.load(ordering: .acquiring) != lane + 1 {
+            waited = MonotonicClock.now &- start
+            if waited >= budget { break }
+            polls += 1
+            if polls > 64 { sched_yield() }
+        }
+        return state.withLock { state in
+            let next = state.spinEnded(lane, waited: waited)
+            if case .run = next { handOffSignal.store(0, ordering: .relaxed) }
+            return next
         }
     }
 

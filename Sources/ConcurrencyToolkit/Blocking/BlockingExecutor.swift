@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Runs blocking work — file and socket I/O, C libraries, waits on locks and
 /// semaphores — on threads of its own, so it never occupies the cooperative
@@ -37,6 +38,9 @@ public final class BlockingExecutor: Sendable {
 
     let lanes: [DispatchQueue]
     let state: Lock<BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>>
+    /// 1 + the lane a job was just handed to, 0 when none: what a spinning
+    /// lane polls. Written only under `state`'s lock (see `LaneSpin`).
+    let handOffSignal = Atomic<Int>(0)
 
     /// Creates an executor with `width` lanes. Threads are only used while a
     /// lane has work; an idle executor holds none.
@@ -58,7 +62,7 @@ public final class BlockingExecutor: Sendable {
             "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1 (the number of jobs that run at once)")
         self.width = width
         self.label = label
-        self.state = Lock(BlockingQueueState(width: width))
+        self.state = Lock(BlockingQueueState(width: width, spin: LaneSpin()))
         self.lanes = (0..<width).map { DispatchQueue(label: "\(label).lane-\($0)") }
         // Marks each lane with this executor so tests (and `isRunningOnLane`)
         // can tell where code runs.

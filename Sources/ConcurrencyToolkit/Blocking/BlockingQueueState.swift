@@ -20,12 +20,22 @@ struct BlockingQueueState<Job, Waiter> {
     private var idleLanes: [Int]
     private var busyLanes = 0
     private var shutdownWaiters: [Waiter] = []
+    /// When a lane last ran out of work (``MonotonicClock``).
+    private var lastIdleAt: UInt64 = 0
     private(set) var isShutDown = false
     private var counters = BlockingExecutor.Metrics()
+    /// The lane spinning for a hand-off, if any (neither idle nor busy).
+    private var spinningLane: Int?
+    /// A job handed to the spinning lane, not yet taken by it.
+    private var handedOff: (lane: Int, job: Job)?
+    private(set) var spin: LaneSpin
 
-    init(width: Int) {
+    /// `spin` defaults to none, as a pure value in a test; the executor
+    /// passes the adaptive one.
+    init(width: Int, spin: LaneSpin = LaneSpin(isEnabled: false)) {
         // Reversed so lane 0 is taken first: the lane used last stays warm.
         idleLanes = Array((0..<width).reversed())
+        self.spin = spin
     }
 
     enum SubmitAction: Equatable {
@@ -38,9 +48,14 @@ struct BlockingQueueState<Job, Waiter> {
         case rejectCancelled
         /// The executor is shut down: fail the job with the shutdown error.
         case rejectShutDown
+        /// The job was handed to this spinning lane, which picks it up
+        /// without a wake-up: signal it (see `BlockingExecutor.submit`).
+        case handOff(lane: Int)
     }
 
-    mutating func submit(_ job: Job, isCancelled: Bool) -> SubmitAction {
+    /// `now` is when the job was submitted, on ``MonotonicClock``: it
+    /// teaches the spin how soon jobs follow one another.
+    mutating func submit(_ job: Job, isCancelled: Bool, now: UInt64 = 0) -> SubmitAction {
         if isShutDown {
             counters.rejected += 1
             return .rejectShutDown
@@ -50,7 +65,14 @@ struct BlockingQueueState<Job, Waiter> {
             counters.cancelled += 1
             return .rejectCancelled
         }
+        if let lane = spinningLane {
+            spinningLane = nil
+            handedOff = (lane, job)
+            markBusy()
+            return .handOff(lane: lane)
+        }
         if let lane = idleLanes.popLast() {
+            spin.missed(gap: now &- lastIdleAt)
             markBusy()
             return .start(lane: lane)
         }
@@ -76,12 +98,39 @@ struct BlockingQueueState<Job, Waiter> {
         /// The lane is idle now; resume these shutdown waiters (non-empty
         /// only when the last busy lane went idle after `shutdown`).
         case idle(resumeWaiters: [Waiter])
+        /// Spin for up to this many nanoseconds waiting for a hand-off, then
+        /// call ``spinEnded(_:waited:)``.
+        case spin(nanoseconds: UInt64)
     }
 
-    mutating func laneFinished(_ lane: Int, _ outcome: BlockingJobOutcome) -> NextAction {
+    /// `now` is when the lane finished, on ``MonotonicClock``.
+    mutating func laneFinished(_ lane: Int, _ outcome: BlockingJobOutcome, now: UInt64 = 0) -> NextAction {
         record(outcome)
         if let job = takeNext() { return .run(job) }
         busyLanes -= 1
+        lastIdleAt = now
+        if !isShutDown, spinningLane == nil, handedOff == nil, spin.budget > 0 {
+            spinningLane = lane
+            return .spin(nanoseconds: spin.budget)
+        }
+        return goIdle(lane)
+    }
+
+    /// The lane's spin is over: it saw the hand-off signal, or `waited`
+    /// nanoseconds passed. Runs the job handed to it, if any; else the lane
+    /// goes idle (and a later submission starts it, as without spinning).
+    mutating func spinEnded(_ lane: Int, waited: UInt64) -> NextAction {
+        if let handOff = handedOff, handOff.lane == lane {
+            handedOff = nil
+            spin.caught(after: waited)
+            return .run(handOff.job)
+        }
+        precondition(spinningLane == lane, "a lane ended a spin it was not in")
+        spinningLane = nil
+        return goIdle(lane)
+    }
+
+    private mutating func goIdle(_ lane: Int) -> NextAction {
         idleLanes.append(lane)
         guard isShutDown, busyLanes == 0 else { return .idle(resumeWaiters: []) }
         defer { shutdownWaiters = [] }

@@ -30,17 +30,14 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     /// orders the one write before every read.
     @exclusivity(unchecked) @usableFromInline final var rawStorage: UnsafeContinuation<Success, Failure>?
     @usableFromInline final let site: CallSite
-    /// The scoped handler in effect at creation (nil: the process-wide one).
-    @usableFromInline final let scope: ContinuationMisuseHandler?
     /// Who else must hear when this box finishes. Empty on the plain path, so
     /// finishing costs one branch there.
     @usableFromInline final let links: ContinuationLinks
-    /// The recording this wait belongs to, if one was active where it was
-    /// created (almost always nil: then it costs one relaxed load at creation).
-    @usableFromInline final let trace: TraceToken?
-    /// Who created it, when ``ContinuationMisuse/capturesCreationBacktraces``
-    /// was on (almost always nil: then it costs one bit test at creation).
-    @usableFromInline final let backtrace: CreationBacktrace?
+    /// The scoped handler, trace and backtrace captured at creation; nil on
+    /// the plain path (see ``ContinuationExtras``). Retained by hand and
+    /// released in `deinit` only when present: a managed optional costs the
+    /// plain box a `swift_release(nil)` call in every `deinit`.
+    @usableFromInline final let extrasStorage: Unmanaged<ContinuationExtras>?
 
     /// A pending box for `raw`; with `raw == nil`, an unarmed one, made before
     /// its continuation so that a cancellation handler can hold it from the
@@ -50,25 +47,37 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         self.state = Atomic((raw == nil ? ContinuationState.unarmed : .pending).rawValue)
         self.rawStorage = raw
         self.site = site
-        self.scope = ContinuationMisuseHandler.scopedHandlerIfAny()
-        self.trace = Instrumentation.beginWait(at: site)
-        var links: ContinuationLinks = timeout == nil ? [] : .timed
-        if trace != nil { links.insert(.traced) }
-        let options = ContinuationOptions.current()
-        if options & ContinuationOptions.tracking != 0 { links.insert(.registered) }
-        self.links = links
-        self.backtrace = options & ContinuationOptions.backtraces == 0 ? nil : CreationBacktrace.capture()
+        // One call and a branch when nothing unusual is on (see ContinuationExtras).
+        let flags = ContinuationOptions.creationFlags()
+        if flags == 0 {
+            self.links = timeout == nil ? [] : .timed
+            self.extrasStorage = nil
+        } else {
+            let captured = ContinuationExtras.capture(at: site, flags: flags, timeout: timeout)
+            self.links = captured.links
+            self.extrasStorage = captured.extras.map { Unmanaged.passRetained($0) }
+        }
         super.init()
         if links.contains(.registered) {
             PendingContinuations.register(ObjectIdentifier(self), site: site, timeout: timeout)
         }
     }
 
+    /// See `extrasStorage`; valid until `deinit` ends.
+    final var extras: ContinuationExtras? { extrasStorage?.takeUnretainedValue() }
+    /// The scoped handler in effect at creation (nil: the process-wide one).
+    final var scope: ContinuationMisuseHandler? { extras?.scope }
+    /// The recording this wait belongs to, if one was active where it was created.
+    final var trace: TraceToken? { extras?.trace }
+    /// Who created it, when ``ContinuationMisuse/capturesCreationBacktraces`` was on.
+    final var backtrace: CreationBacktrace? { extras?.backtrace }
+
     /// The continuation; valid once the box is pending (see `rawStorage`).
     @inlinable
     final var raw: UnsafeContinuation<Success, Failure> { rawStorage.unsafelyUnwrapped }
 
     deinit {
+        defer { extrasStorage?.release() }
         if links.contains(.timed) { TimeoutScheduler.shared.remove(at: { timerIndex }) }
         // A FallbackContinuationBox has already finished the leak in its own deinit.
         guard transition(.lastCopyDropped) == .finish(.leaked) else { return }
@@ -119,7 +128,11 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         ContinuationCounters.shared.count(next)
         // Here, before the caller resumes the waiter: once resumed, the
         // waiter may end its recording, and a later event would be dropped.
-        if let trace { Instrumentation.endWait(trace, as: next) }
+        // Read `extras` only when traced: a cancellation handler can finish a
+        // box whose last copy is being dropped on another thread, and by
+        // then `deinit` may have released the extras (only the box's memory
+        // is pinned; `links` is a plain byte there, always safe to read).
+        if links.contains(.traced), let trace = extras?.trace { Instrumentation.endWait(trace, as: next) }
     }
 
     /// Whether the waiter is still waiting (it may stop right after).

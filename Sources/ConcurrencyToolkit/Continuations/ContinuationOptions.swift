@@ -19,6 +19,11 @@ import Synchronization
 enum ContinuationOptions {
     @inlinable static var tracking: UInt8 { 1 }
     @inlinable static var backtraces: UInt8 { 2 }
+    /// Not options but the same byte's other reasons to leave the plain path
+    /// (``creationFlags()``): a misuse-handler scope or a trace recording is
+    /// active somewhere.
+    @inlinable static var scoped: UInt8 { 4 }
+    @inlinable static var traced: UInt8 { 8 }
     /// Not decided yet: the environment is read at the first continuation.
     static let undecided: UInt8 = 0x80
 
@@ -31,6 +36,17 @@ enum ContinuationOptions {
     static func current() -> UInt8 {
         let options = stored.load(ordering: .relaxed)
         return options & undecided == 0 ? options : decideFromEnvironment()
+    }
+
+    /// Everything creating a continuation must know in one call: the options,
+    /// plus ``scoped`` and ``traced`` when a scope or a recording is active
+    /// anywhere. Zero (almost always) means the plain path.
+    @usableFromInline
+    static func creationFlags() -> UInt8 {
+        var flags = current()
+        if ContinuationMisuseHandler.activeScopes.load(ordering: .relaxed) != 0 { flags |= scoped }
+        if Instrumentation.activeRecordings.load(ordering: .relaxed) != 0 { flags |= traced }
+        return flags
     }
 
     static func isOn(_ option: UInt8) -> Bool { current() & option != 0 }

@@ -1,0 +1,82 @@
+import CHandOff
+import ConcurrencyToolkit
+import Dispatch
+import NIOPosix
+
+/// One line of the table: what it measures, how many operations a round
+/// runs, and the round itself (returns the elapsed nanoseconds).
+struct Case: Sendable {
+    let name: String
+    let operations: Int
+    let round: @Sendable (Int) async throws -> Int64
+
+    /// A case that times `operations` calls of `body`.
+    static func timed(_ name: String, _ operations: Int, _ body: @escaping @Sendable (Int) async throws -> Int)
+        -> Case
+    {
+        Case(name: name, operations: operations) { count in
+            var sink = 0
+            let start = ContinuousClock.now
+            for i in 0..<count { sink &+= try await body(i) }
+            let elapsed = ContinuousClock.now - start
+            blackHole(sink)
+            return elapsed.nanoseconds
+        }
+    }
+}
+
+@inline(never) func blackHole(_ value: Int) {
+    if value == .min { print("") }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+/// Every case, in the order of the table.
+func allCases(fast: Int, slow: Int, handOffs: Int) -> [Case] {
+    let executor = BlockingExecutor(width: 2, label: "harness")
+    let nioPool = NIOThreadPool(numberOfThreads: 2)
+    nioPool.start()
+    let queue = DispatchQueue(label: "harness.peer")
+    return [
+        .timed("`withUnsafeThrowingContinuation`, immediate resume", fast) { i in
+            try await withUnsafeThrowingContinuation { $0.resume(returning: i) }
+        },
+        .timed("`withCheckedThrowingContinuation`", fast) { i in
+            try await withCheckedThrowingContinuation { $0.resume(returning: i) }
+        },
+        .timed("`withSafeThrowingContinuation`", fast) { i in
+            try await withSafeThrowingContinuation { $0.resume(returning: i) }
+        },
+        .timed("checked inside `withTaskCancellationHandler`", fast) { i in
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { $0.resume(returning: i) }
+            } onCancel: {
+            }
+        },
+        .timed("`withSafeThrowingContinuation(onCancel:)`", fast) { i in
+            try await withSafeThrowingContinuation(onCancel: {}) { $0.resume(returning: i) }
+        },
+        .timed("`DispatchQueue.async` + checked continuation, back to back", slow) { i in
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { continuation.resume(returning: i) }
+            }
+        },
+        .timed("`BlockingExecutor(width: 2).run { i }`, back to back", slow) { i in
+            try await executor.run { i }
+        },
+        .timed("`NIOThreadPool(numberOfThreads: 2).runIfActive { i }`, back to back", slow) { i in
+            try await nioPool.runIfActive { i }
+        },
+        Case(name: "two threads handing a token through a futex, both parking (C)", operations: handOffs) {
+            chandoff_ping_pong(Int64($0), 0)
+        },
+        Case(name: "the same, spinning up to 2,000 pauses before parking (C)", operations: handOffs) {
+            chandoff_ping_pong(Int64($0), 2_000)
+        },
+    ]
+}

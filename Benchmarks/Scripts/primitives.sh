@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The primitives timed as a user would: a plain release program (the
+# HandOffHarness target), not package-benchmark. Continuation round trips,
+# blocking round trips against Dispatch and NIOThreadPool, and this machine's
+# hand-off limit (two threads passing a token through a futex, parking or
+# spinning first). Every case runs once per round in a rotating order; the
+# table gives per-operation medians over the rounds with min and max, each
+# hand-off also as a multiple of the two limits. The load average is printed
+# before and after: state it next to every figure.
+#
+#   Benchmarks/Scripts/primitives.sh
+#
+# Environment (all optional):
+#   ROUNDS=7          interleaved rounds
+#   FAST=200000       continuation round trips per round
+#   SLOW=5000         thread round trips per round
+#   HANDOFFS=5000     futex ping-pong round trips per round
+#   ONLY=substring    run only the cases whose name contains it
+#   HARNESS=/path     use this HandOffHarness binary instead of building one
+#                     (e.g. one built against another checkout)
+#   IDLE=1            also measure an idle BlockingExecutor's CPU use over
+#                     10 s after its last job (getrusage; HandOffHarness/Idle.swift)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+harness=${HARNESS:-}
+if [ -z "$harness" ]; then
+    # A new source file in the root package is not seen by an existing build
+    # plan of this package: plan again.
+    rm -f .build/release.yaml
+    swift build -c release --product HandOffHarness >&2
+    harness="$(swift build -c release --show-bin-path)/HandOffHarness"
+fi
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores" >&2
+env -u IDLE "$harness"
+if [ -n "${IDLE:-}" ]; then
+    IDLE=1 "$harness"
+fi
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min)" >&2
