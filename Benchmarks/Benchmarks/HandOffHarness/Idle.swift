@@ -4,6 +4,8 @@ import ConcurrencyToolkit
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What an idle executor costs: 10,000 back-to-back jobs (so its lanes have

@@ -14,6 +14,8 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 func setting(_ name: String, _ fallback: Int) -> Int {
