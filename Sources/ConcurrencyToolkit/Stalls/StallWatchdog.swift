@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+
+/// The detector's thread: a plain pthread, outside the cooperative pool (so
+/// a blocked pool cannot block it), that every probe interval sends a probe
+/// to the main actor and one to the pool, turns late probes into stall
+/// reports (``StallTracker``), blames the blocking threads
+/// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
+///
+/// ```swift
+/// let watchdog = StallWatchdog(configuration: .init(threshold: 250_000_000, interval: 100_000_000), signal: SIGPROF)
+/// watchdog.start()
+/// watchdog.stop()
+/// ```
+final class StallWatchdog: Sendable {
+    struct Configuration: Equatable, Sendable {
+        /// Nanoseconds a probe may wait before it is a stall.
+        var threshold: UInt64
+        /// Nanoseconds between two looks.
+        var interval: UInt64
+        /// The process-wide handler's threshold, when the process started the detector.
+        var processThreshold: Duration? = nil
+    }
+
+    let configuration: Lock<Configuration>
+    private let signal: Int32
+    private let mainProbe = StallProbe()
+    private let poolProbe = StallProbe()
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    /// Looks completed, for ``settle()``.
+    let cycles = Atomic<UInt64>(0)
+
+    init(configuration: Configuration, signal: Int32) {
+        self.configuration = Lock(configuration)
+        self.signal = signal
+    }
+
+    func start() {
+        let mainProbe = mainProbe, poolProbe = poolProbe
+        // The main probe answers only once the main actor runs it: a process
+        // whose main thread never drains the main queue has no main-actor stalls.
+        Task { @MainActor in await mainProbe.serve(isolation: MainActor.shared) }
+        Task.detached { await poolProbe.serve(isolation: nil) }
+        Self.spawnThread { [self] in run() }
+    }
+
+    /// Asks the thread to end (within one look) and ends the probe tasks.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wake.signal()
+    }
+
+    var mainAnswered: Bool { mainProbe.status.answered != nil }
+    var poolAnswered: Bool { poolProbe.status.answered != nil }
+
+    /// Wakes the thread for a look now (after a configuration change).
+    func poke() { wake.signal() }
+
+    private func run() {
+        let blame = StallBlame(signal: signal)
+        var trackers = [StallTracker(), StallTracker()]
+        let probes = [(mainProbe, ConcurrencyStall.Kind.mainActorBlocked), (poolProbe, .cooperativePoolBlocked)]
+        var blamed: [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] = [:]
+        while !stopping.load(ordering: .relaxed) {
+            let config = configuration.withLock { $0 }
+            // Both probes are looked at before anything slow (blaming), so
+            // neither look is delayed by the other's.
+            var actions: [(ConcurrencyStall.Kind, StallTracker.Action)] = []
+            for (index, (probe, kind)) in probes.enumerated() {
+                let status = probe.status
+                let action = trackers[index].observe(
+                    pendingSince: status.pendingSince, answered: status.answered,
+                    now: MonotonicClock.now, threshold: config.threshold)
+                actions.append((kind, action))
+                // Only after a look that saw no probe on its way: a probe
+                // answered later must be seen by the next look before
+                // another probe replaces its answer.
+                if status.pendingSince == nil { _ = probe.send(now: MonotonicClock.now) }
+            }
+            let ongoing = actions.compactMap { kind, action -> ConcurrencyStall.Kind? in
+                if case .reportOngoing = action { return kind } else { return nil }
+            }
+            if !ongoing.isEmpty {
+                for (kind, threads) in blame.blockingThreads(for: ongoing) { blamed[kind] = threads }
+            }
+            for (kind, action) in actions {
+                switch action {
+                case .none:
+                    break
+                case .reportOngoing(let serial, let waited):
+                    report(kind, serial: serial, waited: waited, ongoing: true, threads: blamed[kind] ?? [], config)
+                case .reportEnded(let serial, let waited):
+                    let threads = blamed.removeValue(forKey: kind) ?? []  // none for a stall not seen while it lasted
+                    report(kind, serial: serial, waited: waited, ongoing: false, threads: threads, config)
+                }
+            }
+            cycles.add(1, ordering: .relaxed)
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
+        }
+        mainProbe.stop()
+        poolProbe.stop()
+    }
+
+    private func report(
+        _ kind: ConcurrencyStall.Kind, serial: UInt64, waited: UInt64, ongoing: Bool,
+        threads: [ConcurrencyStall.BlockedThread], _ config: Configuration
+    ) {
+        var stall = ConcurrencyStall(
+            kind: kind, duration: .nanoseconds(Int64(clamping: waited)), isOngoing: ongoing, threads: threads)
+        stall.serial = serial
+        ConcurrencyStallHandler.deliver(stall, processThreshold: config.processThreshold)
+    }
+
+    // MARK: - The thread
+
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private static func spawnThread(_ run: @escaping @Sendable () -> Void) {
+        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let created = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            body.run()
+            return nil
+        }, body)
+        precondition(created == 0, "StallDetector: pthread_create failed (\(created))")
+        #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+    }
+}
+
+extension StallWatchdog {
+    /// Returns once the pool probe has answered, and the main probe too (or
+    /// after 2 s without it: a process that never drains the main queue).
+    func waitUntilProbesRun() async {
+        let start = MonotonicClock.now
+        while MonotonicClock.now &- start < 2_000_000_000 {
+            if poolAnswered && mainAnswered { return }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Returns after the watchdog has looked `count` more times (or 5 s).
+    func waitForLooks(_ count: UInt64) async {
+        let target = cycles.load(ordering: .relaxed) + count + 1
+        let start = MonotonicClock.now
+        while cycles.load(ordering: .relaxed) < target && MonotonicClock.now &- start < 5_000_000_000 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

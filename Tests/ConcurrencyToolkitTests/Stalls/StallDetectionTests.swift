@@ -1,0 +1,88 @@
+@testable import ConcurrencyToolkit
+import ConcurrencyToolkitTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The detector end to end, each test in a child process of its own.
+@Suite struct StallDetectionTests {
+    #if os(Linux)
+    @Test func blockedMainActorIsOneStallNamingTheFunction() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                    await MainActor.run { blockTheMainActorFor400ms() }
+                }
+                writeStallLines(stalls)
+            })
+        let stalls = RecordedStall.parse(result.standardErrorContent)
+        let main = stalls.filter { $0.kind == "mainActorBlocked" }
+        #expect(main.count == 1, "\(stalls)")
+        #expect(main.first?.isOngoing == false, "\(stalls)")
+        #expect((main.first?.milliseconds ?? 0) >= 300, "\(stalls)")
+        #expect(main.first?.frames.contains { $0.contains("blockThread(milliseconds:)") } == true, "\(stalls)")
+        #expect(main.first?.frames.contains { $0.contains("blockTheMainActorFor400ms()") } == true, "\(stalls)")
+    }
+
+    @Test func blockedPoolIsAStallNamingTheFunction() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                    await withTaskGroup(of: Void.self) { group in
+                        for _ in 0..<activeProcessorCount { group.addTask { blockEveryPoolThread() } }
+                    }
+                }
+                writeStallLines(stalls)
+            })
+        let stalls = RecordedStall.parse(result.standardErrorContent)
+        let pool = stalls.filter { $0.kind == "cooperativePoolBlocked" }
+        #expect(pool.count >= 1, "\(stalls)")
+        #expect(pool.contains { $0.frames.contains { $0.contains("blockEveryPoolThread()") } }, "\(stalls)")
+        #expect(pool.allSatisfy { !$0.isOngoing }, "\(stalls)")
+        // On Linux an async main hands the main queue to the pool's workers
+        // (dispatch_main), so a blocked pool stalls the main actor too.
+    }
+
+    @Test func wellBehavedWorkIsNoStall() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                    await wellBehavedWork()
+                }
+                writeStallLines(stalls)
+                writeToStandardError("DONE\n")
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("DONE"))
+        #expect(RecordedStall.parse(result.standardErrorContent).isEmpty, "\(text)")
+    }
+    #endif
+}
+
+/// Async sleeps, blocking calls on a BlockingExecutor, and a pool kept busy
+/// by tasks that yield: the pool and the main actor stay responsive.
+func wellBehavedWork() async {
+    let executor = BlockingExecutor(width: 2, label: "stall-test")
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<4 {
+            group.addTask { try? await Task.sleep(for: .milliseconds(600)) }
+            group.addTask { _ = try? await executor.run { blockThread(milliseconds: 600) } }
+            group.addTask {
+                let end = MonotonicClock.now + 600_000_000
+                var spins = 0
+                while MonotonicClock.now < end {
+                    for _ in 0..<10_000 { spins &+= 1 }
+                    await Task.yield()
+                }
+            }
+        }
+        group.addTask { await mainActorNaps() }
+    }
+}
+
+@MainActor func mainActorNaps() async {
+    for _ in 0..<30 { try? await Task.sleep(for: .milliseconds(20)) }
+}
