@@ -50,11 +50,16 @@ public struct ConcurrencyStallHandler: Sendable {
     /// kind blamed on a function is written in full; repeats are counted and
     /// written as one summary line at most every 10 seconds (and at exit).
     /// A ``custom(_:)`` handler and the testing helpers receive every report.
-    public static let logToStandardError = Self { stall in
-        let blamed = stall.backtrace.first ?? "no backtrace"
-        standardErrorLimiter.report(
-            key: "\(stall.kind) \(stall.isOngoing ? "ongoing" : "ended") in \(blamed)",
-            line: "CONCURRENCY STALL: \(stall)\n")
+    public static let logToStandardError = logging(to: standardErrorLimiter)
+
+    /// Writes through `limiter`, keyed by the kind, the phase and the first frame.
+    static func logging(to limiter: ReportRateLimiter) -> Self {
+        Self { stall in
+            let blamed = stall.backtrace.first ?? "no backtrace"
+            limiter.report(
+                key: "\(stall.kind) \(stall.isOngoing ? "ongoing" : "ended") in \(blamed)",
+                line: "CONCURRENCY STALL: \(stall)\n")
+        }
     }
 
     static let standardErrorLimiter = ReportRateLimiter(summaryPrefix: "CONCURRENCY STALL: ")
