@@ -39,7 +39,7 @@ extension [ConcurrencyStall] {
     func finalReports() -> [ConcurrencyStall] {
         var result: [ConcurrencyStall] = []
         for stall in self {
-            if let index = result.lastIndex(where: { $0.kind == stall.kind && $0.serial == stall.serial }) {
+            if let index = result.lastIndex(where: { $0.kind == stall.kind && $0.priority == stall.priority && $0.serial == stall.serial }) {
                 result[index] = stall
             } else {
                 result.append(stall)

@@ -125,6 +125,18 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// #expect(stall.threads.count >= 1)
     /// ```
     public var threads: [BlockedThread]
+    /// For ``Kind/cooperativePoolBlocked``: the priority whose jobs did not
+    /// start (on Linux each priority has its own threads, so blocking every
+    /// `.high` thread stalls `.high` work only). `nil` for the main actor.
+    ///
+    /// ```swift
+    /// if stall.priority == .high { logger.error("user-initiated work stalled: \(stall)") }
+    /// ```
+    public var priority: TaskPriority? {
+        get { priorityValue.map { TaskPriority(rawValue: $0) } }
+        set { priorityValue = newValue?.rawValue }
+    }
+    private var priorityValue: UInt8?  // TaskPriority is not Hashable
     /// Which stall this report is about: the ongoing and the ended report of
     /// one stall share it.
     package var serial: UInt64 = 0
@@ -159,7 +171,9 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// ```
     public var description: String {
         let what = kind == .mainActorBlocked ? "the main actor ran no job"
-            : kind == .cooperativePoolBlocked ? "the cooperative pool started no job" : "\(kind)"
+            : kind == .cooperativePoolBlocked
+                ? "the cooperative pool started no job" + (priority.map { " of priority \(Self.name($0))" } ?? "")
+                : "\(kind)"
         var text = "\(what) for \(Self.milliseconds(duration)) ms\(isOngoing ? " so far" : " (ended)")"
         if threads.isEmpty {
             text += "; no backtrace (see Documentation/StallDetection.md)."
@@ -170,6 +184,16 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
             if thread.backtrace.isEmpty { text += "\n    (no frames of your code)" }
         }
         return text
+    }
+
+    static func name(_ priority: TaskPriority) -> String {
+        switch priority {
+        case .high: "high"
+        case .medium: "medium"
+        case .low: "low"
+        case .background: "background"
+        default: "\(priority.rawValue)"
+        }
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {

@@ -42,7 +42,7 @@ struct StallBlame {
         ownThread = CurrentThread.id
     }
 
-    func blockingThreads(for kinds: [ConcurrencyStall.Kind]) -> [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] {
+    func blockingThreads(for kinds: Set<ConcurrencyStall.Kind>) -> [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
         guard canCapture, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [:] }
         var captured: [(id: UInt64, capture: ThreadStackCapture.Capture)] = []

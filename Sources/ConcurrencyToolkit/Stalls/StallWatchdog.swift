@@ -10,7 +10,8 @@ import Synchronization
 
 /// The detector's thread: a plain pthread, outside the cooperative pool (so
 /// a blocked pool cannot block it), that every probe interval sends a probe
-/// to the main actor and one to the pool, turns late probes into stall
+/// to the main actor and one to the pool at each of the priorities
+/// ``poolPriorities``, turns late probes into stall
 /// reports (``StallTracker``), blames the blocking threads
 /// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
 ///
@@ -32,7 +33,12 @@ final class StallWatchdog: Sendable {
     let configuration: Lock<Configuration>
     private let signal: Int32
     private let mainProbe = StallProbe()
-    private let poolProbe = StallProbe()
+    /// On Linux each priority has its threads (a Dispatch root queue per
+    /// quality of service): blocking every `.high` thread leaves `.medium`
+    /// jobs running, and the other way round. So the pool is probed at each.
+    /// `.background` is left out: work there is expected to wait.
+    static let poolPriorities: [TaskPriority] = [.high, .medium, .low]
+    private let poolProbes = poolPriorities.map { _ in StallProbe() }
     private let wake = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     /// Looks completed, for ``settle()``.
@@ -44,11 +50,13 @@ final class StallWatchdog: Sendable {
     }
 
     func start() {
-        let mainProbe = mainProbe, poolProbe = poolProbe
+        let mainProbe = mainProbe
         // The main probe answers only once the main actor runs it: a process
         // whose main thread never drains the main queue has no main-actor stalls.
         Task { @MainActor in await mainProbe.serve(isolation: MainActor.shared) }
-        Task.detached { await poolProbe.serve(isolation: nil) }
+        for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
+            Task.detached(priority: priority) { await probe.serve(isolation: nil) }
+        }
         Self.spawnThread { [self] in run() }
     }
 
@@ -59,63 +67,66 @@ final class StallWatchdog: Sendable {
     }
 
     var mainAnswered: Bool { mainProbe.status.answered != nil }
-    var poolAnswered: Bool { poolProbe.status.answered != nil }
+    var poolAnswered: Bool { poolProbes.allSatisfy { $0.status.answered != nil } }
 
     /// Wakes the thread for a look now (after a configuration change).
     func poke() { wake.signal() }
 
     private func run() {
         let blame = StallBlame(signal: signal)
-        var trackers = [StallTracker(), StallTracker()]
-        let probes = [(mainProbe, ConcurrencyStall.Kind.mainActorBlocked), (poolProbe, .cooperativePoolBlocked)]
-        var blamed: [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] = [:]
+        let probes: [(StallProbe, ConcurrencyStall.Kind, TaskPriority?)] = [(mainProbe, .mainActorBlocked, nil)]
+            + zip(poolProbes, Self.poolPriorities).map { ($0, .cooperativePoolBlocked, $1) }
+        var trackers = probes.map { _ in StallTracker() }
+        /// The threads blamed for each probe's ongoing stall.
+        var blamed: [Int: [ConcurrencyStall.BlockedThread]] = [:]
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0 }
             // Both probes are looked at before anything slow (blaming), so
             // neither look is delayed by the other's.
-            var actions: [(ConcurrencyStall.Kind, StallTracker.Action)] = []
-            for (index, (probe, kind)) in probes.enumerated() {
+            var actions: [StallTracker.Action] = []
+            for (index, (probe, _, _)) in probes.enumerated() {
                 let status = probe.status
                 let action = trackers[index].observe(
                     pendingSince: status.pendingSince, answered: status.answered,
                     now: MonotonicClock.now, threshold: config.threshold)
-                actions.append((kind, action))
+                actions.append(action)
                 // Only after a look that saw no probe on its way: a probe
                 // answered later must be seen by the next look before
                 // another probe replaces its answer.
                 if status.pendingSince == nil { _ = probe.send(now: MonotonicClock.now) }
             }
-            let ongoing = actions.compactMap { kind, action -> ConcurrencyStall.Kind? in
-                if case .reportOngoing = action { return kind } else { return nil }
-            }
+            let ongoing = actions.indices.filter { if case .reportOngoing = actions[$0] { true } else { false } }
             if !ongoing.isEmpty {
-                for (kind, threads) in blame.blockingThreads(for: ongoing) { blamed[kind] = threads }
+                let threads = blame.blockingThreads(for: Set(ongoing.map { probes[$0].1 }))
+                for index in ongoing { blamed[index] = threads[probes[index].1] ?? [] }
             }
-            for (kind, action) in actions {
+            for (index, action) in actions.enumerated() {
+                let (_, kind, priority) = probes[index]
                 switch action {
                 case .none:
                     break
                 case .reportOngoing(let serial, let waited):
-                    report(kind, serial: serial, waited: waited, ongoing: true, threads: blamed[kind] ?? [], config)
+                    report(kind, priority, serial: serial, waited: waited, ongoing: true, threads: blamed[index] ?? [], config)
                 case .reportEnded(let serial, let waited):
-                    let threads = blamed.removeValue(forKey: kind) ?? []  // none for a stall not seen while it lasted
-                    report(kind, serial: serial, waited: waited, ongoing: false, threads: threads, config)
+                    let threads = blamed.removeValue(forKey: index) ?? []  // none for a stall not seen while it lasted
+                    report(kind, priority, serial: serial, waited: waited, ongoing: false, threads: threads, config)
                 }
             }
             cycles.add(1, ordering: .relaxed)
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
         }
         mainProbe.stop()
-        poolProbe.stop()
+        for probe in poolProbes { probe.stop() }
     }
 
     private func report(
-        _ kind: ConcurrencyStall.Kind, serial: UInt64, waited: UInt64, ongoing: Bool,
+        _ kind: ConcurrencyStall.Kind, _ priority: TaskPriority?, serial: UInt64, waited: UInt64, ongoing: Bool,
         threads: [ConcurrencyStall.BlockedThread], _ config: Configuration
     ) {
         var stall = ConcurrencyStall(
             kind: kind, duration: .nanoseconds(Int64(clamping: waited)), isOngoing: ongoing, threads: threads)
         stall.serial = serial
+        stall.priority = priority
         ConcurrencyStallHandler.deliver(stall, processThreshold: config.processThreshold)
     }
 

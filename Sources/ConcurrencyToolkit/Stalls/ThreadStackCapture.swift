@@ -5,8 +5,8 @@ import Synchronization
 /// Captures another thread's stack while it runs (or blocks): the watchdog
 /// sends the thread a signal; the handler, on that thread, writes the raw
 /// return addresses into storage allocated up front and posts a semaphore;
-/// the watchdog then symbolicates them. One capture at a time, from the
-/// watchdog thread only.
+/// the watchdog then symbolicates them. One capture at a time (a lock
+/// makes concurrent callers take turns).
 ///
 /// **The signal** is `SIGPROF` by default (``StallDetector/captureSignal``
 /// changes it before the first start): libdispatch blocks every
@@ -104,6 +104,15 @@ enum ThreadStackCapture {
     /// first), or nil if it did not answer within `timeout` nanoseconds (a
     /// thread that blocks the signal, or one that ended).
     static func capture(thread id: Int32, timeout: UInt64 = 200_000_000) -> Capture? {
+        // One slot: captures from two threads (two watchdogs' lifetimes
+        // overlapping, a test) take turns. Held across the wait on purpose:
+        // the handler never takes it, so it cannot deadlock with it.
+        oneAtATime.withLock { _ in captureAlone(thread: id, timeout: timeout) }
+    }
+
+    private static let oneAtATime = Lock(())
+
+    private static func captureAlone(thread id: Int32, timeout: UInt64) -> Capture? {
         let (installedSlot, signal) = installed.withLock { ($0.slot, $0.signal) }
         guard let slot = installedSlot else { return nil }
         slot.armed.store(true, ordering: .sequentiallyConsistent)
