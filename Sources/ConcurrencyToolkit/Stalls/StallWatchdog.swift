@@ -72,44 +72,60 @@ final class StallWatchdog: Sendable {
     /// Wakes the thread for a look now (after a configuration change).
     func poke() { wake.signal() }
 
+    /// A probe, what it watches, and what the watchdog remembers about it.
+    private struct Watched {
+        let probe: StallProbe
+        let kind: ConcurrencyStall.Kind
+        let priority: TaskPriority?
+        var tracker = StallTracker()
+        var action = StallTracker.Action.none
+        /// The threads blamed for its ongoing stall.
+        var blamed: [ConcurrencyStall.BlockedThread] = []
+    }
+
     private func run() {
         let blame = StallBlame(signal: signal)
-        let probes: [(StallProbe, ConcurrencyStall.Kind, TaskPriority?)] = [(mainProbe, .mainActorBlocked, nil)]
-            + zip(poolProbes, Self.poolPriorities).map { ($0, .cooperativePoolBlocked, $1) }
-        var trackers = probes.map { _ in StallTracker() }
-        /// The threads blamed for each probe's ongoing stall.
-        var blamed: [Int: [ConcurrencyStall.BlockedThread]] = [:]
+        var watched = [Watched(probe: mainProbe, kind: .mainActorBlocked, priority: nil)]
+        for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
+            watched.append(Watched(probe: probe, kind: .cooperativePoolBlocked, priority: priority))
+        }
+        // A look allocates nothing unless it reports: fixed arrays, indices.
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0 }
-            // Both probes are looked at before anything slow (blaming), so
-            // neither look is delayed by the other's.
-            var actions: [StallTracker.Action] = []
-            for (index, (probe, _, _)) in probes.enumerated() {
-                let status = probe.status
-                let action = trackers[index].observe(
+            // Every probe is looked at before anything slow (blaming), so no
+            // look is delayed by another's.
+            var anyOngoing = false
+            for index in watched.indices {
+                let status = watched[index].probe.status
+                let action = watched[index].tracker.observe(
                     pendingSince: status.pendingSince, answered: status.answered,
                     now: MonotonicClock.now, threshold: config.threshold)
-                actions.append(action)
+                watched[index].action = action
+                if case .reportOngoing = action { anyOngoing = true }
                 // Only after a look that saw no probe on its way: a probe
                 // answered later must be seen by the next look before
                 // another probe replaces its answer.
-                if status.pendingSince == nil { _ = probe.send(now: MonotonicClock.now) }
+                if status.pendingSince == nil { _ = watched[index].probe.send(now: MonotonicClock.now) }
             }
-            let ongoing = actions.indices.filter { if case .reportOngoing = actions[$0] { true } else { false } }
-            if !ongoing.isEmpty {
-                let threads = blame.blockingThreads(for: Set(ongoing.map { probes[$0].1 }))
-                for index in ongoing { blamed[index] = threads[probes[index].1] ?? [] }
+            if anyOngoing {
+                let kinds = Set(watched.filter { if case .reportOngoing = $0.action { true } else { false } }.map(\.kind))
+                let threads = blame.blockingThreads(for: kinds)
+                for index in watched.indices {
+                    if case .reportOngoing = watched[index].action { watched[index].blamed = threads[watched[index].kind] ?? [] }
+                }
             }
-            for (index, action) in actions.enumerated() {
-                let (_, kind, priority) = probes[index]
-                switch action {
+            for index in watched.indices {
+                let entry = watched[index]
+                switch entry.action {
                 case .none:
                     break
                 case .reportOngoing(let serial, let waited):
-                    report(kind, priority, serial: serial, waited: waited, ongoing: true, threads: blamed[index] ?? [], config)
+                    report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: true, threads: entry.blamed, config)
                 case .reportEnded(let serial, let waited):
-                    let threads = blamed.removeValue(forKey: index) ?? []  // none for a stall not seen while it lasted
-                    report(kind, priority, serial: serial, waited: waited, ongoing: false, threads: threads, config)
+                    // No threads for a stall not seen while it lasted.
+                    let threads = entry.tracker.ongoing == nil ? entry.blamed : []
+                    watched[index].blamed = []
+                    report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: false, threads: threads, config)
                 }
             }
             cycles.add(1, ordering: .relaxed)
