@@ -23,6 +23,10 @@
 #   JOBS=2                                 --jobs for file-squeezer, -P/-p for the peers
 #   WORK=/dev/shm                          where the corpora go (tmpfs by default, so the
 #                                          disk does not decide the result)
+#
+# Needs pigz and GNU time: it names what is missing and stops (apt-get install
+# -y pigz time). With the defaults it takes about 5 minutes on 2 cores, most of
+# it the 100,000-file case; `small` alone takes under a minute.
 set -euo pipefail
 
 rounds=${ROUNDS:-7}
@@ -48,12 +52,9 @@ missing=()
 command -v pigz >/dev/null || missing+=(pigz)
 [ -x /usr/bin/time ] || missing+=(time)
 if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" = 0 ]; then
-        apt-get install -y "${missing[@]}" >/dev/null
-    else
-        echo "error: install ${missing[*]} first (apt-get install -y ${missing[*]})" >&2
-        exit 1
-    fi
+    # A benchmark does not install system packages behind the reader's back.
+    echo "error: missing ${missing[*]}; install with: apt-get install -y ${missing[*]}" >&2
+    exit 1
 fi
 
 if [ -n "${FILE_SQUEEZER:-}" ]; then

@@ -1,7 +1,9 @@
 // swift-tools-version: 6.2
 // A package that depends on this checkout by path, the way a user's app does.
 // CI builds and runs it in several language modes (.ci/consumer); each file in
-// Sources/Consumer exercises one part of the toolkit as a user writes it.
+// Sources/Consumer exercises one part of the toolkit as a user writes it:
+// continuations and their migration, blocking work, the actor-split helpers
+// and trace recording.
 
 import Foundation
 import PackageDescription

@@ -77,7 +77,11 @@ public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// library calls this; a test can call it to check the trait itself.
     ///
     /// ```swift
-    /// try await ContinuationMisuseIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
+    /// @Test func theTraitRecordsMisuse() async throws {
+    ///     try await ContinuationMisuseIsAnIssue().provideScope(for: Test.current!, testCase: nil) {
+    ///         _ = try await downloader.fetch(url)
+    ///     }
+    /// }
     /// ```
     ///
     /// If the test throws, the error propagates after the misuse seen so far is recorded.

@@ -4,6 +4,8 @@ import ConcurrencyToolkit
 /// anything timed (throttling, timeouts) without real sleeps.
 ///
 /// ```swift
+/// @MainActor var seen: [Int] = []
+///
 /// @Test func deliversAtMostOncePerInterval() async {
 ///     let clock = ManualClock()
 ///     let progress = ThrottledProgress<Int>(interval: .milliseconds(100), clock: clock) { @MainActor value in

@@ -23,7 +23,7 @@
 ///   ``droppedCount`` grows. Elements already accepted are never dropped
 ///   (except by ``cancel()``). At most `2 × capacity` elements are alive: the
 ///   pending ones and the batch being delivered.
-/// - ``finish()``, ``cancel()`` and dropping the reporter behave as in
+/// - ``finish(function:fileID:line:)``, ``cancel()`` and dropping the reporter behave as in
 ///   ``ThrottledProgress``: `finish` delivers the rest at once and waits.
 public final class BatchingReporter<Element: Sendable>: Sendable {
     @usableFromInline let storage: ThrottleStorage<AccumulatingBuffer<Element>>
@@ -45,11 +45,20 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     ///     isolation, never concurrently with itself. It may be `async` (to call
     ///     an actor instance, as above); the next batch waits until it returns,
     ///     so a slow handler makes batches larger, not more numerous.
+    ///     Written in actor-isolated code (a `@MainActor` function or type, a
+    ///     file whose default isolation is `MainActor`, or an actor's method
+    ///     when the closure uses `self`), the closure is isolated to that
+    ///     actor, as a `Task { }` closure is:
+    ///     `{ lines in model.lines += lines }` needs no `@MainActor`. Written in
+    ///     nonisolated code, it is nonisolated unless annotated (`{ @MainActor lines in … }`).
+    ///     To keep an `async` handler written in `@MainActor` code off the main
+    ///     actor (it only forwards to another actor), write
+    ///     `{ @concurrent lines in await logs.append(lines) }`.
     /// - Precondition: `interval >= .zero`. A negative interval stops the
     ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, capacity: Int, clock: some Clock<Duration> = ContinuousClock(),
-        _ deliver: @escaping @isolated(any) @Sendable ([Element]) async -> Void
+        @_inheritActorContext _ deliver: @escaping @isolated(any) @Sendable ([Element]) async -> Void
     ) {
         storage = ThrottleStorage(
             buffer: AccumulatingBuffer(capacity: capacity), interval: interval, clock: ThrottleClock(clock),
@@ -63,7 +72,7 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     /// Queues `element` for the next batch.
     ///
     /// ```swift
-    /// if !log.report("compressed \(path)") { fallbackCounter += 1 }
+    /// if !log.report("compressed \(path)") { print("log full: a line was dropped") }
     /// ```
     ///
     /// - Returns: `true` if the element will be delivered; `false` if it was
@@ -88,8 +97,10 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     /// ```
     ///
     /// Returns at once when nothing is pending, when called again, or after ``cancel()``.
-    public func finish() async {
-        await storage.finish()
+    /// The caller's `function`, `fileID` and `line` name the wait in a trace
+    /// and in ``PendingContinuations``; leave the defaults.
+    public func finish(function: String = #function, fileID: String = #fileID, line: Int = #line) async {
+        await storage.finish(at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Discards the waiting elements and stops delivering.
@@ -98,7 +109,7 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     /// log.cancel()
     /// ```
     ///
-    /// A delivery already running completes; callers waiting in ``finish()`` return.
+    /// A delivery already running completes; callers waiting in ``finish(function:fileID:line:)`` return.
     public func cancel() {
         storage.cancel()
     }

@@ -29,11 +29,15 @@ extension Sequence where Element: Sendable {
     ///   (`try Task.checkCancellation()`) ends the map with its
     ///   `CancellationError`. One that does not check runs to completion.
     /// - **Tracing:** inside ``withTraceRecording(isolation:_:)`` each call is
-    ///   recorded as a child with its element's index.
+    ///   recorded as a child with its element's index, and the caller's wait
+    ///   for all of them as an async span named after the caller's line
+    ///   (`concurrentMap at App/Squeeze.swift:12`).
     ///
     /// - Parameters:
     ///   - maxConcurrency: The most calls of `transform` running at once; at
     ///     least 1. Defaults to the number of active processors.
+    ///   - fileID: The calling file, for the trace; leave the default.
+    ///   - line: The calling line, for the trace; leave the default.
     ///   - transform: Called once per element, concurrently with other calls.
     /// - Returns: `transform`'s results, in input order.
     /// - Precondition: `maxConcurrency >= 1`. A smaller value stops the
@@ -41,11 +45,15 @@ extension Sequence where Element: Sendable {
     @concurrent
     public func concurrentMap<Result: Sendable, Failure: Error>(
         maxConcurrency: Int = activeProcessorCount,
+        fileID: String = #fileID, line: Int = #line,
         _ transform: @escaping @Sendable @concurrent (Element) async throws(Failure) -> Result
     ) async throws(Failure) -> [Result] {
         checkPrecondition(
             maxConcurrency >= 1,
             "concurrentMap or concurrentForEach (maxConcurrency: \(maxConcurrency)): maxConcurrency must be at least 1 (the most calls running at once)")
+        // The caller's wait, named after the caller's line; ends before the results are returned.
+        let wait = Instrumentation.begin(.asyncSpanStarted(name: "concurrentMap at \(fileID):\(line)"))
+        defer { wait?.end(.spanFinished) }
         do {
             return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
                 var iterator = makeIterator()
@@ -89,18 +97,20 @@ extension Sequence where Element: Sendable {
     /// }
     /// ```
     ///
-    /// Same rules as ``concurrentMap(maxConcurrency:_:)``: `body` never runs on
+    /// Same rules as ``concurrentMap(maxConcurrency:fileID:line:_:)``: `body` never runs on
     /// the caller's actor, the first error cancels the rest and is rethrown,
-    /// and the call returns only when every started `body` has returned.
+    /// and the call returns only when every started `body` has returned. The
+    /// caller's `fileID` and `line` name its wait in a trace.
     ///
     /// - Precondition: `maxConcurrency >= 1`. A smaller value stops the
     ///   process, in release builds too, with a message naming the value.
     @concurrent
     public func concurrentForEach<Failure: Error>(
         maxConcurrency: Int = activeProcessorCount,
+        fileID: String = #fileID, line: Int = #line,
         _ body: @escaping @Sendable @concurrent (Element) async throws(Failure) -> Void
     ) async throws(Failure) {
         // An array of `Void` holds no element storage; one code path is worth more.
-        _ = try await concurrentMap(maxConcurrency: maxConcurrency, body)
+        _ = try await concurrentMap(maxConcurrency: maxConcurrency, fileID: fileID, line: line, body)
     }
 }

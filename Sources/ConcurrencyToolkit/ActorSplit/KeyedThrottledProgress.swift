@@ -15,7 +15,7 @@
 /// interval, carrying every key that changed since the last one (with its
 /// newest value), instead of one task and one hop per update.
 ///
-/// Timing, ordering, ``finish()``, ``cancel()`` and dropping behave exactly as
+/// Timing, ordering, ``finish(function:fileID:line:)``, ``cancel()`` and dropping behave exactly as
 /// in ``ThrottledProgress``. Memory: one pending value per key reported since
 /// the last delivery, plus the batch being delivered, so at most twice the
 /// number of distinct keys.
@@ -36,11 +36,17 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
     ///   - clock: Measures the interval; pass a manual clock in tests.
     ///   - deliver: Receives each changed key once with its newest value. Runs
     ///     on its own isolation, never concurrently with itself.
+    ///     Written in actor-isolated code (a `@MainActor` function or type, a
+    ///     file whose default isolation is `MainActor`, or an actor's method
+    ///     when the closure uses `self`), the closure is isolated to that
+    ///     actor, as a `Task { }` closure is:
+    ///     `{ changed in model.update(changed) }` needs no `@MainActor`. Written in
+    ///     nonisolated code, it is nonisolated unless annotated (`{ @MainActor changed in … }`).
     /// - Precondition: `interval >= .zero`. A negative interval stops the
     ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, clock: some Clock<Duration> = ContinuousClock(),
-        _ deliver: @escaping @isolated(any) @Sendable ([Key: Value]) -> Void
+        @_inheritActorContext _ deliver: @escaping @isolated(any) @Sendable ([Key: Value]) -> Void
     ) {
         storage = ThrottleStorage(
             buffer: KeyedLatestBuffer(), interval: interval, clock: ThrottleClock(clock), deliver: deliver)
@@ -57,7 +63,7 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
     /// ```
     ///
     /// Synchronous, from any thread; never waits for the handler. Ignored
-    /// once ``finish()`` or ``cancel()`` was called.
+    /// once ``finish(function:fileID:line:)`` or ``cancel()`` was called.
     @inlinable
     public func report(_ value: Value, for key: Key) {
         _ = storage.report((key, value))
@@ -70,8 +76,10 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
     /// ```
     ///
     /// Returns at once when nothing is pending, when called again, or after ``cancel()``.
-    public func finish() async {
-        await storage.finish()
+    /// The caller's `function`, `fileID` and `line` name the wait in a trace
+    /// and in ``PendingContinuations``; leave the defaults.
+    public func finish(function: String = #function, fileID: String = #fileID, line: Int = #line) async {
+        await storage.finish(at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Discards pending values and stops delivering.
@@ -80,7 +88,7 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
     /// perFile.cancel()
     /// ```
     ///
-    /// A delivery already running completes; callers waiting in ``finish()`` return.
+    /// A delivery already running completes; callers waiting in ``finish(function:fileID:line:)`` return.
     public func cancel() {
         storage.cancel()
     }

@@ -87,8 +87,10 @@ final class ThrottleStorage<Buffer: ThrottleBuffer>: Sendable {
         }
     }
 
-    func finish() async {
-        await withSafeContinuation(ifLeaked: ()) { waiter in
+    /// Waits at the caller's site (the public `finish`'s), so a trace and
+    /// ``PendingContinuations`` name the user's line, not this one.
+    func finish(at site: CallSite) async {
+        await withSafeContinuation(ifLeaked: (), function: site.function, fileID: site.fileID, line: site.line) { waiter in
             switch withMachine({ $0.finish(waiter) }) {
             case .resume(let waiter, let stopped):
                 if stopped { onStop?() }

@@ -2,10 +2,13 @@
 /// interval, without ever blocking the code that reports.
 ///
 /// ```swift
+/// import Observation   // SwiftUI imports it for you
+///
 /// @MainActor @Observable final class SqueezeViewModel {
 ///     var bytesDone = 0
 /// }
 ///
+/// let model = SqueezeViewModel()
 /// let progress = ThrottledProgress<Int>(interval: .milliseconds(33)) { @MainActor bytes in
 ///     model.bytesDone = bytes           // runs on the main actor, ~30 times a second at most
 /// }
@@ -24,9 +27,9 @@
 ///   or none), at most once per `interval`, always with the newest value,
 ///   in report order, never two at once. The first report after a quiet
 ///   period is delivered at once.
-/// - ``finish()`` delivers the last value (if it was not delivered yet) right
+/// - ``finish(function:fileID:line:)`` delivers the last value (if it was not delivered yet) right
 ///   away, without waiting out the interval, and returns after the handler ran.
-/// - Once ``finish()`` or ``cancel()`` has been called, `report` does
+/// - Once ``finish(function:fileID:line:)`` or ``cancel()`` has been called, `report` does
 ///   nothing (so a producer that keeps reporting cannot delay `finish`), and
 ///   after they return nothing more is delivered. A delivery already
 ///   running when `cancel()` is called completes.
@@ -58,11 +61,17 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     ///   - clock: Measures the interval; pass a manual clock in tests.
     ///   - deliver: Runs on its own isolation (`@MainActor`, another actor, or
     ///     nonisolated), never concurrently with itself.
+    ///     Written in actor-isolated code (a `@MainActor` function or type, a
+    ///     file whose default isolation is `MainActor`, or an actor's method
+    ///     when the closure uses `self`), the closure is isolated to that
+    ///     actor, as a `Task { }` closure is:
+    ///     `{ done in model.itemsDone = done }` needs no `@MainActor`. Written in
+    ///     nonisolated code, it is nonisolated unless annotated (`{ @MainActor done in … }`).
     /// - Precondition: `interval >= .zero`. A negative interval stops the
     ///   process, in release builds too, with a message naming the value.
     public init(
         interval: Duration, clock: some Clock<Duration> = ContinuousClock(),
-        _ deliver: @escaping @isolated(any) @Sendable (Value) -> Void
+        @_inheritActorContext _ deliver: @escaping @isolated(any) @Sendable (Value) -> Void
     ) {
         storage = ThrottleStorage(
             buffer: LatestValueBuffer(), interval: interval, clock: ThrottleClock(clock), deliver: deliver)
@@ -84,7 +93,7 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// ```
     ///
     /// Callable from any thread or task, including a C callback; never
-    /// suspends and never waits for the handler. Ignored once ``finish()`` or ``cancel()`` was called.
+    /// suspends and never waits for the handler. Ignored once ``finish(function:fileID:line:)`` or ``cancel()`` was called.
     @inlinable
     public func report(_ value: Value) {
         _ = storage.report(value)
@@ -104,8 +113,10 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// calling task is cancelled (a delivery is one short handler call).
     /// Misuse: awaiting `finish()` from inside the handler waits for itself
     /// and never returns.
-    public func finish() async {
-        await storage.finish()
+    /// The caller's `function`, `fileID` and `line` name the wait in a trace
+    /// and in ``PendingContinuations``; leave the defaults.
+    public func finish(function: String = #function, fileID: String = #fileID, line: Int = #line) async {
+        await storage.finish(at: CallSite(function: function, fileID: fileID, line: line))
     }
 
     /// Stops the reporter: the pending value, if any, is discarded, and
@@ -115,7 +126,7 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// onCancel { progress.cancel() }       // the user closed the window
     /// ```
     ///
-    /// A delivery already running completes. Callers waiting in ``finish()``
+    /// A delivery already running completes. Callers waiting in ``finish(function:fileID:line:)``
     /// return. Calling it twice, or after `finish()`, does nothing.
     public func cancel() {
         storage.cancel()

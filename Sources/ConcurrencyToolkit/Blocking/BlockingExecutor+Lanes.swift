@@ -1,11 +1,53 @@
 import Dispatch
 
+/// The executor's storage: it holds ``BlockingQueueState`` in a lock, makes
+/// one transition per event, and performs the returned action (start a
+/// lane, fail a job, resume a waiter) after unlocking. It never takes a job's
+/// lock while holding the state lock, nor the other way round.
 extension BlockingExecutor {
+    /// Hands `job` to the executor: an idle lane runs it, or it waits in the
+    /// FIFO, or its caller is failed at once (cancelled, shut down).
+    func submit(_ job: BlockingJob) {
+        // Read before the state lock, not under it: a cancellation after this
+        // read either finds the ticket or is seen by `enqueued(ticket:)`.
+        let isCancelled = job.isCancelled
+        switch state.withLock({ $0.submit(.job(job), isCancelled: isCancelled) }) {
+        case .start(let lane):
+            startLane(lane, with: .job(job))
+        case .enqueued(let ticket):
+            // Cancelled before the ticket was known: the canceller could not withdraw it.
+            if job.lifecycle.withLock({ $0.enqueued(ticket: ticket) }) { withdraw(ticket: ticket) }
+        case .rejectCancelled:
+            job.fail(CancellationError())
+        case .rejectShutDown:
+            job.fail(ShutDownError(label: label, wasQueued: false))
+        }
+    }
+
+    /// Hands a task slice to the executor. `false`: it is shut down, run the slice elsewhere.
+    func submit(_ slice: UnownedJob) -> Bool {
+        let work = BlockingWork.slice(slice, submittedAt: MonotonicClock.now)
+        switch state.withLock({ $0.submit(work, isCancelled: false) }) {
+        case .start(let lane): startLane(lane, with: work)
+        case .enqueued, .rejectCancelled: break
+        case .rejectShutDown: return false
+        }
+        return true
+    }
+
+    /// Removes the job waiting under `ticket` and fails its caller with
+    /// `CancellationError`; nothing if a lane took it first (its lifecycle
+    /// then refuses to start it).
+    func withdraw(ticket: UInt64) {
+        guard case .job(let job)? = state.withLock({ $0.cancel(ticket: ticket) }) else { return }
+        job.fail(CancellationError())
+    }
+
     /// Hands `first` to an idle lane. The lane then drains the FIFO until it
     /// is empty, so a busy executor pays one Dispatch hop per burst, not per job.
     /// The burst runs at the QoS of `first`'s priority: Dispatch cannot change
     /// the QoS of a block that is already running.
-    func startLane(_ lane: Int, with first: BlockingWork) {
+    private func startLane(_ lane: Int, with first: BlockingWork) {
         let qosClass = first.qosClass
         if qosClass == .default {
             // No QoS argument: Dispatch then skips wrapping the block in a
@@ -20,44 +62,30 @@ extension BlockingExecutor {
     private func drain(lane: Int, startingWith first: BlockingWork) {
         var work = first
         while true {
-            let outcome = execute(work, lane: lane)
-            let next = state.withLock { $0.laneFinished(lane, outcome) }
+            var next: BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.NextAction?
             // Counted first, then resumed: a caller never sees metrics that miss its own job.
-            if case .job(let job) = work { job.resumeCaller() }
+            execute(work, lane: lane) { outcome in next = state.withLock { $0.laneFinished(lane, outcome) } }
             switch next {
-            case .run(let next):
-                work = next
-            case .idle(let waiters):
+            case .run(let following)?:
+                work = following
+            case .idle(let waiters)?:
                 for waiter in waiters { waiter.resume() }
                 return
+            case nil:
+                preconditionFailure("a lane finished work without recording its outcome")
             }
         }
     }
 
-    private func execute(_ work: BlockingWork, lane: Int) -> BlockingJobOutcome {
+    private func execute(_ work: BlockingWork, lane: Int, record: (BlockingJobOutcome) -> Void) {
         switch work {
         case .job(let job):
-            return job.execute(onLane: lane, of: label)
+            job.execute(onLane: lane, of: label, record: record)
         case .slice(let slice, let submittedAt):
-            let wait = ContinuousClock.now - submittedAt
+            let wait = Duration.nanoseconds(Int64(truncatingIfNeeded: MonotonicClock.now &- submittedAt))
             slice.runSynchronously(on: asUnownedTaskExecutor())
-            return .completed(wait: wait)
+            record(.completed(wait: wait))
         }
-    }
-
-    /// Submits `work` and starts a lane if the state machine says so, after
-    /// unlocking. Returns the action so the caller can fail a rejected job.
-    func submit(_ work: BlockingWork) -> BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction {
-        let action = state.withLock { state in
-            guard case .job(let job) = work else { return state.submit(work, isCancelled: false) }
-            // Read under the state lock: `cancel` sets the flag before taking
-            // this lock, so either we see it here or it finds the ticket.
-            let action = state.submit(work, isCancelled: job.isCancelled)
-            if case .enqueued(let ticket) = action { job.ticket = ticket }
-            return action
-        }
-        if case .start(let lane) = action { startLane(lane, with: work) }
-        return action
     }
 }
 
@@ -65,7 +93,21 @@ extension BlockingWork {
     var qosClass: DispatchQoS.QoSClass {
         switch self {
         case .job(let job): DispatchQoS.QoSClass(job.priority)
-        case .slice(let slice, _): DispatchQoS.QoSClass(TaskPriority(slice.priority))
+        case .slice(let slice, _): DispatchQoS.QoSClass(TaskPriority(rawValue: slice.priority.rawValue))
+        }
+    }
+}
+
+extension DispatchQoS.QoSClass {
+    /// The quality of service a lane gets for work submitted at `priority`:
+    /// the same ladder Apple platforms use between the two. (On Linux,
+    /// libdispatch accepts QoS but the scheduler largely ignores it.)
+    init(_ priority: TaskPriority) {
+        switch priority.rawValue {
+        case TaskPriority.high.rawValue...: self = .userInitiated
+        case TaskPriority.medium.rawValue...: self = .default
+        case TaskPriority.low.rawValue...: self = .utility
+        default: self = .background
         }
     }
 }

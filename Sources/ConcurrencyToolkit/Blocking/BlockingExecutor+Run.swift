@@ -17,31 +17,34 @@ extension BlockingExecutor {
     ///   and the body never runs. If the body is already running it runs on
     ///   (a thread cannot be stopped); it sees the cancellation through
     ///   `context` and may stop early. A body either ran or was cancelled, never both.
-    /// - Shutdown: after ``shutdown()`` (or when it drains the FIFO) the caller
+    /// - Shutdown: after ``shutdown(function:fileID:line:)`` (or when it drains the FIFO) the caller
     ///   throws ``ShutDownError`` and the body never runs.
     /// - Errors: whatever `body` throws reaches the caller unchanged.
     /// - Tracing: called inside ``withTraceRecording(isolation:_:)``, the job is
     ///   recorded (queued, started on which lane, finished or discarded) and
     ///   the recording is active inside `body`, so ``span(_:_:)``s there count.
+    /// - Wait site: the caller's `function`, `fileID` and `line` name the wait
+    ///   in a trace and in ``PendingContinuations``; leave the defaults.
     /// - Returns: What `body` returned.
     public func run<T>(
         isolation: isolated (any Actor)? = #isolation,
+        function: String = #function, fileID: String = #fileID, line: Int = #line,
         _ body: sending @escaping (JobContext) throws -> T
     ) async throws -> T {
         // Captured here, in the caller's task: the lane that runs the job has no task locals.
         let trace = Instrumentation.begin(.jobQueued(executor: label))
-        let job = TypedBlockingJob(priority: Task.currentPriority, trace: trace, body: body)
+        let priority = Task.currentPriority
+        // `body` was sent to us; it goes on to the one lane that runs it.
+        let body = UncheckedSendable(body)
+        // Made before the job: an already-cancelled task runs the handler at once.
+        let lifecycle = BlockingJob.Lifecycle(BlockingJobLifecycle())
         return try await withTaskCancellationHandler {
-            try await withSafeThrowingContinuation { (continuation: SafeContinuation<T, any Error>) in
-                job.attach(continuation)
-                switch submit(.job(job)) {
-                case .start, .enqueued: break
-                case .rejectCancelled: job.fail(CancellationError())
-                case .rejectShutDown: job.fail(ShutDownError(label: label, wasQueued: false))
-                }
+            try await withSafeThrowingContinuation(function: function, fileID: fileID, line: line) {
+                (caller: SafeContinuation<T, any Error>) in
+                submit(BlockingJob(lifecycle: lifecycle, priority: priority, trace: trace, body: body, caller: caller))
             }
         } onCancel: {
-            cancel(job)
+            cancel(lifecycle)
         }
     }
 
@@ -52,28 +55,27 @@ extension BlockingExecutor {
     /// let size = try await BlockingExecutor.shared.run { try fileSize(atPath: path) }
     /// ```
     ///
-    /// Behaves exactly like ``run(isolation:_:)-(_,(JobContext)->T)`` under
+    /// Behaves exactly like ``run(isolation:function:fileID:line:_:)-(_,_,_,_,(JobContext)->T)`` under
     /// cancellation (a queued job is removed, the caller throws
     /// `CancellationError`), shutdown (throws ``ShutDownError``) and errors
     /// (passed through unchanged).
     public func run<T>(
         isolation: isolated (any Actor)? = #isolation,
+        function: String = #function, fileID: String = #fileID, line: Int = #line,
         _ body: sending @escaping () throws -> T
     ) async throws -> T {
-        try await run(isolation: isolation) { (_: JobContext) in try body() }
+        try await run(isolation: isolation, function: function, fileID: fileID, line: line) { (_: JobContext) in
+            try body()
+        }
     }
 
-    /// Marks the job's caller cancelled (running interrupt actions), then
-    /// removes the job if it still waits in the FIFO and fails its caller.
-    private func cancel(_ job: BlockingJob) {
-        // The lifecycle first: a submission that has not reached the state
-        // lock yet sees the flag there; one that has is found by its ticket.
-        job.cancel()
-        let removed = state.withLock { state -> BlockingWork? in
-            guard let ticket = job.ticket else { return nil }
-            job.ticket = nil
-            return state.cancel(ticket: ticket)
+    /// Marks the job's caller cancelled, then does what its lifecycle says:
+    /// withdraw it from the FIFO, or run the interrupt actions of its body.
+    private func cancel(_ lifecycle: BlockingJob.Lifecycle) {
+        switch lifecycle.withLock({ $0.cancel() }) {
+        case .nothing: break
+        case .withdraw(let ticket): withdraw(ticket: ticket)
+        case .interrupt(let actions): for action in actions { action() }
         }
-        if removed != nil { job.fail(CancellationError()) }
     }
 }

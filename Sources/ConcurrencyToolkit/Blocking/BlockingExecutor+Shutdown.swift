@@ -18,9 +18,12 @@ extension BlockingExecutor {
     ///
     /// Shutting down ``shared`` is a programmer error (other code relies on
     /// it) and stops the process with a message.
-    public func shutdown() async {
+    ///
+    /// The caller's `function`, `fileID` and `line` name the wait in a trace
+    /// and in ``PendingContinuations``; leave the defaults.
+    public func shutdown(function: String = #function, fileID: String = #fileID, line: Int = #line) async {
         precondition(self !== BlockingExecutor.shared, "BlockingExecutor.shared cannot be shut down; create your own BlockingExecutor to control its lifetime")
-        await withSafeContinuation(ifLeaked: ()) { (waiter: SafeContinuation<Void, Never>) in
+        await withSafeContinuation(ifLeaked: (), function: function, fileID: fileID, line: line) { (waiter: SafeContinuation<Void, Never>) in
             let action = state.withLock { $0.shutdown(waiter: waiter) }
             for work in action.drained {
                 switch work {

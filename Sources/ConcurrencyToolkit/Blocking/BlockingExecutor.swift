@@ -24,7 +24,7 @@ import Dispatch
 /// - Cancellation: a job still in the FIFO is removed and its caller throws
 ///   `CancellationError` at once; the body never runs. A running body sees
 ///   the cancellation through its ``JobContext``.
-/// - Shutdown: ``shutdown()`` lets running jobs finish, fails queued and later
+/// - Shutdown: ``shutdown(function:fileID:line:)`` lets running jobs finish, fails queued and later
 ///   jobs with ``ShutDownError``, and returns when no lane is busy.
 /// - Also a `TaskExecutor`: `withTaskExecutorPreference(executor) { ... }`
 ///   runs nonisolated async work on the lanes (see the guide for its
@@ -81,7 +81,8 @@ public final class BlockingExecutor: Sendable {
 /// What a lane runs: a `run` job or a slice of a task that prefers this executor.
 enum BlockingWork: Sendable {
     case job(BlockingJob)
-    case slice(UnownedJob, submittedAt: ContinuousClock.Instant)
+    /// `submittedAt` is on ``MonotonicClock``.
+    case slice(UnownedJob, submittedAt: UInt64)
 }
 
 struct LaneMarker {

@@ -28,7 +28,9 @@ extension BlockingExecutor {
         /// Names the executor and says whether the job was queued, for logs:
         ///
         /// ```swift
-        /// catch let error as BlockingExecutor.ShutDownError { logger.warning("\(error)") }
+        /// do { try await io.run { try save(document) } } catch let error as BlockingExecutor.ShutDownError {
+        ///     logger.warning("\(error)")
+        /// }
         /// ```
         public var description: String {
             let when = wasQueued ? "was still queued when the executor was shut down" : "was submitted after shutdown()"

@@ -4,6 +4,7 @@ extension BlockingExecutor {
     ///
     /// ```swift
     /// let line = try await executor.run { context in
+    ///     var buffer = [UInt8](repeating: 0, count: 65_536)
     ///     let fd = open(path, O_RDONLY)
     ///     defer { close(fd) }
     ///     while !context.isCancelled {              // poll between chunks
@@ -49,6 +50,7 @@ extension BlockingExecutor {
         /// ```swift
         /// let bytes = try await executor.run { context in
         ///     context.onCancel { close(pipeWriteEnd) }   // read() returns 0 at once
+        ///     var buffer = [UInt8](repeating: 0, count: 65_536)
         ///     return read(pipeReadEnd, &buffer, buffer.count)
         /// }
         /// ```

@@ -40,7 +40,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
     /// (sources, `DispatchIO`) whose handlers should be isolated to the actor:
     ///
     /// ```swift
-    /// let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: executor.queue)
+    /// let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: logFile.executor.queue)
     /// source.setEventHandler { logFile.assumeIsolated { $0.drain() } }
     /// ```
     public let queue: DispatchQueue
@@ -70,7 +70,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
     /// `assumeIsolated` and `assertIsolated` call when the runtime cannot tell.
     ///
     /// ```swift
-    /// executor.queue.async { logFile.assumeIsolated { $0.flush() } }   // passes
+    /// logFile.executor.queue.async { logFile.assumeIsolated { $0.flush() } }   // passes
     /// ```
     public func checkIsolated() {
         precondition(isOnQueue, "not running on the BlockingSerialExecutor queue '\(queue.label)'")
@@ -79,7 +79,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
     /// Whether the caller runs on ``queue`` (never `nil`: the queue always knows).
     ///
     /// ```swift
-    /// if executor.isIsolatingCurrentContext() == true { /* on the actor's queue */ }
+    /// if logFile.executor.isIsolatingCurrentContext() == true { /* on the actor's queue */ }
     /// ```
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
     public func isIsolatingCurrentContext() -> Bool? {

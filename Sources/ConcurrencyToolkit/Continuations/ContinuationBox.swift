@@ -126,11 +126,6 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     @inlinable
     final var isWaiting: Bool { state.load(ordering: .relaxed) == ContinuationState.pending.rawValue }
 
-    /// The current state (for diagnostics and tests; it may change right after).
-    final var currentState: ContinuationState {
-        ContinuationState(stored: state.load(ordering: .acquiring))
-    }
-
     /// Resumes the waiter with `result` if this call wins; otherwise reports or drops.
     @inlinable @inline(__always)
     final func resume(with result: sending Result<Success, Failure>, at resumeSite: @autoclosure () -> CallSite)

@@ -40,7 +40,9 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// Resumes the waiter with `value`, if nothing resumed it before.
     ///
     /// ```swift
-    /// session.load { bytes in continuation.resume(returning: bytes) }
+    /// let bytes = try await withSafeThrowingContinuation { continuation in
+    ///     session.load { bytes in continuation.resume(returning: bytes) }
+    /// }
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; `false` if it had been
@@ -57,7 +59,10 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// Resumes the waiter by throwing `error`, if nothing resumed it before.
     ///
     /// ```swift
-    /// socket.onError { error in continuation.resume(throwing: error) }
+    /// try await withSafeThrowingContinuation { continuation in
+    ///     socket.onClose { continuation.resume() }
+    ///     socket.onError { error in continuation.resume(throwing: error) }
+    /// }
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
@@ -72,7 +77,9 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// Resumes the waiter with the value or error in `result`, if nothing resumed it before.
     ///
     /// ```swift
-    /// legacyAPI.run { (result: Result<Int, any Error>) in continuation.resume(with: result) }
+    /// let count = try await withSafeThrowingContinuation { continuation in
+    ///     legacyAPI.run { (result: Result<Int, any Error>) in continuation.resume(with: result) }
+    /// }
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
@@ -87,7 +94,10 @@ public struct SafeContinuation<Success, Failure: Error>: Sendable {
     /// Where this continuation was created.
     ///
     /// ```swift
-    /// logger.debug("waiting for callback at \(continuation.creationSite)")
+    /// let bytes: Data = try await withSafeThrowingContinuation { continuation in
+    ///     logger.debug("waiting for callback at \(continuation.creationSite)")
+    ///     session.load { bytes in continuation.resume(returning: bytes) }
+    /// }
     /// ```
     public var creationSite: CallSite { box.site }
 }
@@ -96,7 +106,9 @@ extension SafeContinuation where Success == Void {
     /// Resumes a `Void` waiter, if nothing resumed it before.
     ///
     /// ```swift
-    /// timer.schedule { continuation.resume() }
+    /// await withSafeContinuation { continuation in
+    ///     timer.schedule { continuation.resume() }
+    /// }
     /// ```
     ///
     /// - Returns: `true` if this call resumed the waiter; see ``resume(returning:function:fileID:line:)``.
@@ -110,8 +122,10 @@ extension SafeContinuation where Failure == any Error {
     /// Resumes the waiter with the value or error in `result`, if nothing resumed it before.
     ///
     /// ```swift
-    /// client.send(request) { (result: Result<Response, ClientError>) in
-    ///     continuation.resume(with: result)
+    /// let response = try await withSafeThrowingContinuation { continuation in
+    ///     client.send(request) { (result: Result<Response, ClientError>) in
+    ///         continuation.resume(with: result)
+    ///     }
     /// }
     /// ```
     ///

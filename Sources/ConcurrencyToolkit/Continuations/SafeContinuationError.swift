@@ -96,13 +96,13 @@ public struct SafeContinuationError: Error, Sendable, Hashable, CustomStringConv
     /// A ``ContinuationMisuse`` of kind ``ContinuationMisuse/Kind/leaked`` was reported too.
     ///
     /// ```swift
-    /// catch SafeContinuationError.leaked { ... }
+    /// do { try await fetch() } catch SafeContinuationError.leaked { reportBug() }
     /// ```
     public static var leaked: SafeContinuationError { SafeContinuationError(code: .leaked) }
     /// The `timeout` given to `withSafeThrowingContinuation` passed before any resume.
     ///
     /// ```swift
-    /// catch SafeContinuationError.timedOut { ... }
+    /// do { try await fetch() } catch SafeContinuationError.timedOut { retry() }
     /// ```
     public static var timedOut: SafeContinuationError { SafeContinuationError(code: .timedOut) }
 
@@ -147,7 +147,7 @@ public struct SafeContinuationError: Error, Sendable, Hashable, CustomStringConv
     /// how long it waited.
     ///
     /// ```swift
-    /// catch let error as SafeContinuationError { logger.warning("fetch failed: \(error)") }
+    /// do { try await fetch() } catch let error as SafeContinuationError { logger.warning("fetch failed: \(error)") }
     /// // "the continuation created at Net/Fetch.swift:12 in fetch(_:) was not resumed within its timeout of 5.0 seconds"
     /// ```
     public var description: String {

@@ -16,6 +16,7 @@
 /// the pin makes it report a heap use after free.)
 ///
 /// ```swift
+/// let token = Unmanaged.passRetained(box)         // the handler's unretained reference
 /// let pin = UnownedPin(token.takeUnretainedValue())
 /// token.release()                        // may run deinit; the memory stays
 /// // ... the handler may still read the box's state through `token` ...

@@ -47,7 +47,7 @@ enum ChromeTraceJSON {
             }
         }
         for instant in timeline.instants {
-            add([("name", string(instant.name)), ("cat", string(instant.kind == .marker ? "marker" : "misuse")),
+            add([("name", string(instant.name)), ("cat", string(instant.kind.look.key)),
                  ("ph", string("i")), ("s", string("t")), ("pid", pid), ("tid", "\(instant.thread)"),
                  ("ts", TraceFormatting.microseconds(instant.time))])
         }

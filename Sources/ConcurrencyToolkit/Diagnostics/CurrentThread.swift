@@ -61,7 +61,8 @@ enum CurrentThread {
         #elseif canImport(Darwin)
         var buffer = [CChar](repeating: 0, count: 64)
         pthread_getname_np(pthread_self(), &buffer, buffer.count)
-        return String(cString: buffer)
+        let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: name, as: UTF8.self)
         #else
         return ""
         #endif

@@ -31,9 +31,9 @@ import Synchronization
 /// |---|---|---|
 /// | `BlockingExecutor` | `run`, creating the job (caller's task) | `trace: Instrumentation.begin(.jobQueued(executor: label))`, stored in the job |
 /// | | `BlockingJob.execute`, after the lifecycle started | `trace?.emit(.jobStarted(executor: label, lane: lane))` |
-/// | | `TypedBlockingJob.runBodyAndResume`, around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
-/// | | same, after the body, *before* `continuation.resume` | `trace?.emit(.jobFinished(failed: !succeeded))` |
-/// | | `TypedBlockingJob.fail` (cancelled while queued, shut down), before resuming | `trace?.emit(.jobDiscarded(reason: "\(error)"))` |
+/// | | `BlockingJob`'s `perform` closure (captured at init), around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
+/// | | `BlockingJob.execute`, after the body, *before* the caller is resumed | `trace?.end(.jobFinished(failed: !succeeded))` |
+/// | | `BlockingJob.fail` (withdrawn, shut down) and `execute` refusing a cancelled job, before resuming | `trace?.end(.jobDiscarded(reason: …))` |
 /// | `ContinuationBox` | `init` | `trace = Instrumentation.begin(.continuationCreated(site: site))`; a link bit when non-nil so `finished(as:)` runs |
 /// | | `finished(as:)` | `.resumed` → `.continuationResumed`, `.timedOut` → `.continuationTimedOut`, `.cancelled` → `.continuationCancelled` (a leak is reported by the misuse event) |
 /// | | wherever a misuse is delivered (extra resume, `deinit` leak) | `trace?.emit(.continuationMisused(misuse))` |

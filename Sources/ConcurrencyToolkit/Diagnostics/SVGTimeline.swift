@@ -12,20 +12,7 @@ enum SVGTimeline {
     /// Rows per thread lane; deeper nesting shares the last row.
     static let maximumDepth = 5
 
-    static func color(_ category: TraceTimeline.Category) -> String {
-        switch category {
-        case .jobRunning: "#4c78a8"
-        case .jobQueued: "#eeca3b"
-        case .continuationWait: "#b279a2"
-        case .delivery: "#54a24b"
-        case .child: "#72b7b2"
-        case .span: "#f58518"
-        case .asyncSpan: "#fdbf6f"
-        }
-    }
-
-    static let markerColor = "#333333"
-    static let misuseColor = "#e45756"
+    static func color(_ category: TraceTimeline.Category) -> String { category.look.color }
 
     static func render(_ timeline: TraceTimeline, title: String) -> String {
         let duration = max(timeline.duration, 1)
@@ -99,11 +86,11 @@ enum SVGTimeline {
             legend.append(text(lx + 18, ly + 10, category.label))
             lx += 40 + Double(category.label.count) * 6.2
         }
-        legend.append(triangle(lx + 6, ly, fill: markerColor))
-        legend.append(text(lx + 16, ly + 10, "marker"))
-        lx += 70
-        legend.append(triangle(lx + 6, ly, fill: misuseColor))
-        legend.append(text(lx + 16, ly + 10, "continuation misuse"))
+        for kind in TraceTimeline.Instant.Kind.allCases {
+            legend.append(triangle(lx + 6, ly, fill: kind.look.color))
+            legend.append(text(lx + 16, ly + 10, kind.look.label))
+            lx += max(70, 30 + Double(kind.look.label.count) * 6.2)
+        }
         legend.append(rect(8, ly + 20, 14, barHeight, fill: "#ffffff", extra: " stroke=\"#000000\" stroke-dasharray=\"3,2\""))
         legend.append(text(26, ly + 30, "dashed outline: still running or waiting when the recording ended"))
 
@@ -150,15 +137,15 @@ enum SVGTimeline {
         let fits = Int((width - 6) / 6.2)
         if fits >= 4 {
             let label = interval.name.count <= fits ? interval.name : String(interval.name.prefix(fits - 1)) + "…"
-            element += "\n" + text(x + 3, y + 10, label, fill: [.jobQueued, .asyncSpan].contains(interval.category) ? "#000000" : "#ffffff")
+            element += "\n" + text(x + 3, y + 10, label, fill: interval.category.look.textColor)
         }
         return element
     }
 
     private static func mark(_ instant: TraceTimeline.Instant, x: Double, top: Double, height: Double) -> String {
-        let fill = instant.kind == .marker ? markerColor : misuseColor
-        return line(x, top, x, top + height, stroke: fill) + "\n"
-            + triangle(x, top, fill: fill, title: "\(instant.kind == .marker ? "marker" : "misuse"): \(instant.name)")
+        let look = instant.kind.look
+        return line(x, top, x, top + height, stroke: look.color) + "\n"
+            + triangle(x, top, fill: look.color, title: "\(look.key): \(instant.name)")
     }
 
     private static func triangle(_ x: Double, _ y: Double, fill: String, title: String? = nil) -> String {

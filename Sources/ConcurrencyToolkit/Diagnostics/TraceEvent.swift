@@ -25,6 +25,7 @@ public struct TraceEvent: Sendable, Hashable {
     /// }
     /// ```
     public enum Kind: Sendable, Hashable {
+        // How each kind is drawn, exported and summarized: TraceEventKinds.swift.
         // MARK: BlockingExecutor
         /// A blocking job was submitted to `executor` and waits for a lane.
         case jobQueued(executor: String)

@@ -4,7 +4,7 @@
 /// ```swift
 /// let recorder = TraceRecorder()
 /// try await recorder.record { try await squeezer.compress(folder) }
-/// try recorder.trace.chromeTraceJSON().write(toFile: "run.json")
+/// try recorder.trace.chromeTraceJSON().write(toFile: "run.json", atomically: true, encoding: .utf8)
 /// ```
 ///
 /// Most code wants ``withTraceRecording(isolation:_:)``, which makes a

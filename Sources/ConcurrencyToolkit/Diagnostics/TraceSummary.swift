@@ -41,14 +41,15 @@ enum TraceSummary {
         let pending = timeline.intervals.filter { !$0.finished }
         out += "\nPending at the end: \(pending.isEmpty ? "nothing" : "\(pending.count)")\n"
         for interval in pending {
-            let what = interval.site.map { "continuation created at \($0)" } ?? "\(interval.category.label): \(interval.name)"
-            out += "  \(what), for \(TraceFormatting.duration(interval.duration))\n"
+            out += "  \(interval.pendingDescription), for \(TraceFormatting.duration(interval.duration))\n"
         }
 
-        let misuses = timeline.instants.filter { $0.kind == .misuse }
-        if !misuses.isEmpty {
-            out += "\nContinuation misuse: \(misuses.count)\n"
-            for misuse in misuses { out += "  \(misuse.name)\n" }
+        for kind in TraceTimeline.Instant.Kind.allCases {
+            guard let heading = kind.look.summaryHeading else { continue }
+            let instants = timeline.instants.filter { $0.kind == kind }
+            guard !instants.isEmpty else { continue }
+            out += "\n\(heading): \(instants.count)\n"
+            for instant in instants { out += "  \(instant.name)\n" }
         }
         return out
     }

@@ -2,42 +2,9 @@
 /// paired by id) placed either on a thread's lane or among the waits, plus
 /// instants. Pure: built and tested without threads.
 struct TraceTimeline {
+    /// A row group of bars; how each looks and reads is in TraceEventKinds.swift.
     enum Category: CaseIterable {
         case jobRunning, jobQueued, continuationWait, delivery, child, span, asyncSpan
-
-        /// For the legend and the summary.
-        var label: String {
-            switch self {
-            case .jobRunning: "blocking job running"
-            case .jobQueued: "blocking job queued"
-            case .continuationWait: "continuation wait"
-            case .delivery: "progress/batch delivery"
-            case .child: "concurrentMap child"
-            case .span: "span"
-            case .asyncSpan: "async span"
-            }
-        }
-
-        /// Short, stable name for the JSON `cat` field.
-        var key: String {
-            switch self {
-            case .jobRunning: "job"
-            case .jobQueued: "queue"
-            case .continuationWait: "continuation"
-            case .delivery: "delivery"
-            case .child: "child"
-            case .span: "span"
-            case .asyncSpan: "async-span"
-            }
-        }
-
-        /// Waiting is not running: a wait never occupies a thread's lane.
-        var isWaiting: Bool { self == .jobQueued || self == .continuationWait }
-
-        /// Whether it can be drawn as running on one thread: not a wait, and not
-        /// task time (a child task or an async span may suspend and hop threads;
-        /// drawing them on a thread would claim the thread was busy meanwhile).
-        var runsOnOneThread: Bool { self == .jobRunning || self == .delivery || self == .span }
     }
 
     enum Placement: Equatable {
@@ -67,7 +34,8 @@ struct TraceTimeline {
     }
 
     struct Instant {
-        enum Kind { case marker, misuse }
+        /// How each looks and reads is in TraceEventKinds.swift.
+        enum Kind: CaseIterable { case marker, misuse }
         var kind: Kind
         var name: String
         var time: UInt64
@@ -109,43 +77,18 @@ struct TraceTimeline {
             intervals.append(interval)
         }
         for event in events {
-            switch event.kind {
-            case .jobQueued(let executor):
-                begin(.jobQueued, "queued on \(executor)", event, [("executor", executor)])
-            case .jobStarted(let executor, let lane):
-                end(event)
-                begin(.jobRunning, "\(executor) job", event, [("executor", executor), ("lane", "\(lane)")])
-            case .jobFinished(let failed):
-                end(event, [("outcome", failed ? "threw" : "returned")])
-            case .jobDiscarded(let reason):
-                end(event, [("outcome", "discarded: \(reason)")])
-            case .continuationCreated(let site):
-                begin(.continuationWait, "wait at \(site.fileID):\(site.line)", event, [("site", "\(site)")])
+            switch event.kind.timelineEffect {
+            case .begin(let category, let name, let details, let site):
+                begin(category, name, event, details)
                 open[event.id]?.site = site
-            case .continuationResumed:
-                end(event, [("outcome", "resumed")])
-            case .continuationTimedOut:
-                end(event, [("outcome", "timed out")])
-            case .continuationCancelled:
-                end(event, [("outcome", "cancelled")])
-            case .continuationMisused(let misuse):
-                instants.append(Instant(kind: .misuse, name: "\(misuse)", time: event.time, thread: event.threadID))
-                if misuse.kind == .leaked { end(event, [("outcome", "leaked")]) }
-            case .deliveryStarted(let kind, let count):
-                let what = kind == .progress
-                    ? "progress delivery (\(count) \(count == 1 ? "value" : "values"))"
-                    : "batch delivery (\(count) \(count == 1 ? "item" : "items"))"
-                begin(.delivery, what, event, [("kind", kind.rawValue), ("count", "\(count)")])
-            case .deliveryFinished, .childFinished, .spanFinished:
+            case .end(let details):
+                end(event, details)
+            case .endAndBegin(let category, let name, let details):
                 end(event)
-            case .childStarted(let index):
-                begin(.child, "child #\(index)", event, [("index", "\(index)")])
-            case .spanStarted(let name):
-                begin(.span, name, event)
-            case .asyncSpanStarted(let name):
-                begin(.asyncSpan, name, event)
-            case .marker(let name):
-                instants.append(Instant(kind: .marker, name: name, time: event.time, thread: event.threadID))
+                begin(category, name, event, details)
+            case .instant(let kind, let name, let closing):
+                instants.append(Instant(kind: kind, name: name, time: event.time, thread: event.threadID))
+                if let closing { end(event, closing) }
             }
         }
         // Still open when the recording stopped: pending until the end.

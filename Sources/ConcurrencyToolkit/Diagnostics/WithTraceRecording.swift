@@ -5,8 +5,8 @@
 /// let (report, trace) = try await withTraceRecording {
 ///     try await squeezer.compress(folder)
 /// }
-/// try trace.chromeTraceJSON().write(toFile: "squeeze.json")   // open in ui.perfetto.dev
-/// try trace.svgTimeline().write(toFile: "squeeze.svg")         // open in a browser
+/// try trace.chromeTraceJSON().write(toFile: "squeeze.json", atomically: true, encoding: .utf8)   // open in ui.perfetto.dev
+/// try trace.svgTimeline().write(toFile: "squeeze.svg", atomically: true, encoding: .utf8)         // open in a browser
 /// print(trace.summary())
 /// ```
 ///

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// The default width for ``Swift/Sequence/concurrentMap(maxConcurrency:_:)``:
+/// The default width for ``Swift/Sequence/concurrentMap(maxConcurrency:fileID:line:_:)``:
 /// the number of online processors (Foundation-free, so the library keeps
 /// linking nothing but the standard library and Synchronization).
 @usableFromInline

@@ -6,8 +6,9 @@
 /// so a report names the line a developer has to look at:
 ///
 /// ```swift
-/// let misuse: ContinuationMisuse = ...
-/// print("created at \(misuse.creationSite)")   // "Downloader/Fetch.swift:42 in fetch(_:)"
+/// ContinuationMisuseHandler.bootstrap(.custom { misuse in
+///     print("created at \(misuse.creationSite)")   // "Downloader/Fetch.swift:42 in fetch(_:)"
+/// })
 /// ```
 public struct CallSite: Sendable, Hashable, CustomStringConvertible {
     /// The function that contains the site, as `#function` spells it.
@@ -44,7 +45,10 @@ public struct CallSite: Sendable, Hashable, CustomStringConvertible {
     /// `fileID:line in function`.
     ///
     /// ```swift
-    /// print(continuation.creationSite)   // "Downloader/Fetch.swift:42 in fetch(_:)"
+    /// await withSafeContinuation { continuation in
+    ///     print(continuation.creationSite)   // "Downloader/Fetch.swift:42 in fetch(_:)"
+    ///     continuation.resume()
+    /// }
     /// ```
     public var description: String { "\(fileID):\(line) in \(function)" }
 }

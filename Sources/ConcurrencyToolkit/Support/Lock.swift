@@ -61,6 +61,7 @@ package struct Lock<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
     /// ```swift
+    /// let counter = Lock(0)
     /// let count = counter.withLock { count in
     ///     count += 1
     ///     return count

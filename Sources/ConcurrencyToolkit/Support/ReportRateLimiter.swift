@@ -19,7 +19,7 @@ import Dispatch
 /// every report by their caller, before any limiter.
 ///
 /// ```swift
-/// static let limiter = ReportRateLimiter(summaryPrefix: "CONTINUATION MISUSE: ")
+/// let limiter = ReportRateLimiter(summaryPrefix: "CONTINUATION MISUSE: ")
 /// limiter.report(key: "\(site) (\(kind))", line: "CONTINUATION MISUSE: \(misuse)\n")
 /// ```
 ///

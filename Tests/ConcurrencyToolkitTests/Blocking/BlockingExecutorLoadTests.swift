@@ -29,6 +29,7 @@ extension TimingSensitive {
             await executor.shutdown()
         }
 
+        #if os(macOS) || os(Linux)  // exit tests: Apple's other platforms have none
         /// Runs in a child process of its own: the measurement is about what the
         /// blocking jobs do to the cooperative pool, and the other suites of this
         /// process (10,000-task floods included) share that pool.
@@ -53,6 +54,7 @@ extension TimingSensitive {
             #expect(beats >= 10)
             #expect(peak == 64)
         }
+        #endif
 
         /// A 5 ms heartbeat on the cooperative pool while 64 jobs of 300 ms block
         /// lanes: its worst lateness, the number of beats, and the peak lane count.
@@ -112,6 +114,7 @@ extension TimingSensitive {
             await executor.shutdown()
         }
 
+        #if os(macOS) || os(Linux)  // exit tests: Apple's other platforms have none
         /// The same pattern run directly in tasks deadlocks the cooperative pool.
         /// Proven in a child process: a watchdog thread ends it with a failure
         /// after 2 s; finishing would exit with success and fail this expectation.
@@ -132,6 +135,7 @@ extension TimingSensitive {
                 exit(EXIT_SUCCESS)
             }
         }
+        #endif
 
         /// Many callers, random cancellation: every caller resumes exactly once,
         /// every job either ran or was cancelled, never both. Meant for TSan too.

@@ -8,7 +8,7 @@ import Testing
     @Test func cancelBeforeStartMeansTheBodyNeverRuns() {
         var life = Lifecycle()
         let actions = life.cancel()
-        #expect(actions.isEmpty)
+        #expect(actions == .nothing)
         #expect(life.isCancelled)
         let started = life.start()
         #expect(!started)
@@ -21,9 +21,9 @@ import Testing
         #expect(started)
         #expect(life.register("close fd") == nil)
         #expect(life.register("interrupt sqlite") == nil)
-        #expect(life.cancel() == ["close fd", "interrupt sqlite"])
+        #expect(life.cancel() == .interrupt(["close fd", "interrupt sqlite"]))
         let again = life.cancel()
-        #expect(again.isEmpty)
+        #expect(again == .nothing)
         #expect(life.isCancelled)
     }
 
@@ -40,7 +40,7 @@ import Testing
         _ = life.register("close fd")
         life.finish()
         let actions = life.cancel()
-        #expect(actions.isEmpty)
+        #expect(actions == .nothing)
         #expect(life.register("late") == nil)
     }
 }

@@ -17,6 +17,10 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Whether this process runs under ThreadSanitizer (its runtime is linked in),

@@ -29,6 +29,10 @@ final class Collected<Element: Sendable>: Sendable {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Under ThreadSanitizer only: waits 2 ms on the resuming thread (a lane, a

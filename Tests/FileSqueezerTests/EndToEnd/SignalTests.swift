@@ -42,11 +42,14 @@ extension EndToEnd {
               .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
         func closedPipe() throws {
             let scratch = try Scratch()
-            // Whole files, two at a time: the small one's line ends `head`;
-            // the next line is written while the big one is still compressing.
+            // Whole files, two at a time: the first medium file's line ends
+            // `head`; the next medium file's line, a few hundred ms later, is
+            // written to the closed pipe while the big one is still
+            // compressing. (Small files would not do: they are compressed in
+            // one batch, and their lines can all reach the pipe before `head`
+            // has exited.)
             try scratch.file("in/a-big.txt", DuringRunTests.slowFile(megabytes: 16))
-            try scratch.file("in/b-medium.txt", DuringRunTests.slowFile(megabytes: 1))
-            for name in ["c", "d", "e", "f"] { try scratch.file("in/\(name)-small.txt", Sample.text(5_000)) }
+            for name in ["b", "c", "d"] { try scratch.file("in/\(name)-medium.txt", DuringRunTests.slowFile(megabytes: 1)) }
             let script = "\"$0\" --jobs 2 --level 9 --segment-kib 65536 \"$1\" | head -1 >/dev/null; echo \"status=${PIPESTATUS[0]}\" >&2"
             let run = try SqueezerProcess.run([scratch.path + "/in"], prefix: ["/bin/bash", "-c", script], in: scratch)
 

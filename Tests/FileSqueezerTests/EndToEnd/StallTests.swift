@@ -47,9 +47,12 @@ extension EndToEnd {
             let longestFile = report.files.map(\.seconds).max() ?? 0
             #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
             // Both lanes compress segments all the time (the two files' 1 MiB
-            // segments, in turn); 2.0 on an idle machine, less when other
-            // work takes a core.
-            #expect(report.parallelism > 1.1)
+            // segments, in turn), so the jobs' time on files adds up to about
+            // twice the wall time. Measured as overlap in wall time, not as
+            // CPU time (`parallelism`), which other work on a busy machine
+            // takes away without the jobs overlapping any less.
+            let overlap = report.files.map(\.seconds).reduce(0, +) / report.wallSeconds
+            #expect(overlap > 1.3, "files' time \(report.files.map(\.seconds)) in \(report.wallSeconds) s")
         }
 
         @Test("parallel with deflate on the cooperative pool, as many jobs as cores: timers starve (the hazard)")

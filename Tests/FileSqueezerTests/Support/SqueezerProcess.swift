@@ -1,6 +1,10 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Runs the built `file-squeezer` binary, the way swift-argument-parser tests
@@ -17,7 +21,13 @@ enum SqueezerProcess {
         if let path = ProcessInfo.processInfo.environment["FILE_SQUEEZER_BINARY"] {
             return URL(fileURLWithPath: path)
         }
+        // The products (file-squeezer among them) are built beside the test runner.
+        #if os(Linux)
         let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        // Apple platforms run the tests from a bundle, NAME.xctest, in the products folder.
+        let runner = (Bundle.allBundles.first { $0.bundleURL.pathExtension == "xctest" } ?? Bundle.main).bundleURL
+        #endif
         return runner.deletingLastPathComponent().appendingPathComponent("file-squeezer")
     }
 

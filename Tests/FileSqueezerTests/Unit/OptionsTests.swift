@@ -15,7 +15,7 @@ struct OptionsTests {
         #expect(!options.force && !options.quiet && !options.json && !options.recursive)
     }
 
-    @Test("every option, in both --name value and --name=value forms")
+    @Test("every option, in both --option value and --option=value forms")
     func everything() throws {
         let options = try Options.parse(
             ["--jobs=4", "--level", "9", "--force", "--quiet", "--json", "--recursive",
@@ -28,6 +28,23 @@ struct OptionsTests {
         #expect(options.strategy == .mainActor)
         #expect(options.placement == .pool)
         #expect(options.folder == "-odd-folder-name")
+    }
+
+    @Test("-n/--no-name and -N/--name as gzip spells them: the last one wins, storing the name by default")
+    func name() throws {
+        #expect(try Options.parse(["x"], defaultJobs: 1).name)
+        #expect(try !Options.parse(["-n", "x"], defaultJobs: 1).name)
+        #expect(try !Options.parse(["-N", "--no-name", "x"], defaultJobs: 1).name)
+        #expect(try Options.parse(["-rn", "--name", "x"], defaultJobs: 1).name)
+        #expect(try Options.parse(["-nN", "x"], defaultJobs: 1).name)
+        #expect(throws: UsageError.self) { try Options.parse(["--name=yes", "x"], defaultJobs: 1) }
+    }
+
+    @Test("--synchronous, as gzip spells it: off by default, a flag without a value")
+    func synchronous() throws {
+        #expect(try !Options.parse(["x"], defaultJobs: 1).synchronous)
+        #expect(try Options.parse(["--synchronous", "x"], defaultJobs: 1).synchronous)
+        #expect(throws: UsageError.self) { try Options.parse(["--synchronous=no", "x"], defaultJobs: 1) }
     }
 
     @Test("--demo and --make-corpus take no folder")

@@ -3,4 +3,7 @@
 print("consumer (\(consumerMode)): starting")
 await checkContinuations()
 await checkContinuationMigration()
+try await checkBlocking()
+await checkActorSplit()
+try await checkDiagnostics()
 print("consumer (\(consumerMode)): all checks passed")

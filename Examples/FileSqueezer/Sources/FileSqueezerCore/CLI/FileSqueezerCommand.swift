@@ -92,7 +92,7 @@ public enum FileSqueezerCommand {
             strategy: options.strategy, jobs: limit.jobs,
             compressor: FileCompressor(
                 level: options.level, force: options.force, segmentSize: options.segmentKiB * 1024,
-                temporaryFiles: temporaryFiles),
+                storesName: options.name, synchronous: options.synchronous, temporaryFiles: temporaryFiles),
             placement: options.placement, display: display)
         let usage = CPUUsage.start()
         let work = Task { @MainActor in

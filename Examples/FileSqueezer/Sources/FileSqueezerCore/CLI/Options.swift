@@ -4,6 +4,11 @@ struct Options: Sendable, Equatable {
     var jobs: Int
     var level = 6
     var force = false
+    /// Store the original's name and modification time in each gzip header
+    /// (gzip's default, `-N`); `-n` stores neither.
+    var name = true
+    /// `fsync` each `.gz` before it is put in place, and its folder after (gzip's `--synchronous`).
+    var synchronous = false
     var quiet = false
     var json = false
     var recursive = false
@@ -46,9 +51,10 @@ extension Options {
     /// let options = try Options.parse(["-rq", "-j2", "--level=9", "photos"], defaultJobs: 2)
     /// ```
     ///
-    /// Accepts `--name value` and `--name=value` for options that take a
+    /// Accepts `--option value` and `--option=value` for options that take a
     /// value (a flag given `=value` is an error, not silently on), gzip's
-    /// spellings (`-1`…`-9`, `--fast`, `--best`, `-k`/`--keep`, `-V`/`--version`),
+    /// spellings (`-1`…`-9`, `--fast`, `--best`, `-k`/`--keep`, `-V`/`--version`,
+    /// `-n`/`--no-name`, `-N`/`--name`, `--synchronous`),
     /// and short flags combined as getopt does: `-rq`, `-j2`, `-9r`, `-oDIR`.
     /// Throws ``UsageError`` for an unknown option, a missing, empty or
     /// out-of-range value, or a wrong number of folders (or an empty one).
@@ -161,6 +167,9 @@ extension Options {
         case "--best": .flag { $0.level = 9 }
         case "--segment-kib": .number(1...(1 << 20)) { $0.segmentKiB = $1 }
         case "--force": .flag { $0.force = true }
+        case "--name": .flag { $0.name = true }
+        case "--no-name": .flag { $0.name = false }
+        case "--synchronous": .flag { $0.synchronous = true }
         case "--keep": .flag { _ in }  // originals are always kept
         case "--quiet": .flag { $0.quiet = true }
         case "--json": .flag { $0.json = true }
@@ -185,6 +194,7 @@ extension Options {
         let long: [Character: String] = [
             "h": "--help", "V": "--version", "j": "--jobs", "f": "--force", "k": "--keep",
             "q": "--quiet", "r": "--recursive", "o": "--output",
+            "n": "--no-name", "N": "--name",
         ]
         return long[letter].flatMap { option(named: $0) }
     }
@@ -208,6 +218,10 @@ extension Options {
           -r, --recursive       include subfolders
           -o, --output DIR      write the .gz files under DIR, mirroring subfolders
           -f, --force           overwrite an existing .gz (without it, it is left and reported)
+          -n, --no-name         store neither the original's name nor its time in the .gz header
+          -N, --name            store both (the default, as gzip does)
+              --synchronous     flush each .gz to the disk before it gets its name, and its
+                                folder after: slower, but it survives a power loss
           -q, --quiet           print only errors and the summary
               --json            print a machine-readable summary on stdout
               --strategy S      main-actor | actor | parallel (default parallel):
@@ -225,10 +239,12 @@ extension Options {
           -V, --version         show the version
 
         Short options combine (-rq, -j2, -9r). Options that take a value also
-        accept --name=VALUE; --jobs above 4 per core is lowered to that, and
+        accept --option=VALUE; --jobs above 4 per core is lowered to that, and
         lowered further if the open-file limit (ulimit -n) is too small.
 
-        Files ending in .gz, symbolic links, FIFOs and devices are skipped with a note.
+        Files already compressed by their suffix as gzip sees it (.gz, .tgz, .taz, -gz,
+        .z, -z, _z, in any case: .Z, .GZ), symbolic links, FIFOs, sockets and devices
+        are skipped with a note (not with --force either: it only overwrites a .gz).
         SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGPIPE and SIGQUIT (Ctrl-\\) stop all work,
         remove temporary files and exit with 128 + the signal number (130 for Ctrl-C).
         Exit status: 0 all files compressed, 1 some file failed or stdout could not

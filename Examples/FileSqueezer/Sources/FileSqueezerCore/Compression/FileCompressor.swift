@@ -44,6 +44,22 @@ public struct FileCompressor: Sendable {
     /// assert(compressor.segmentSize == 4 << 20)   // 4 MiB segments: fewer, longer jobs
     /// ```
     public let segmentSize: Int
+    /// Whether the gzip header stores the original's name and modification
+    /// time (gzip's default and `-N`); without it, neither (`-n`: MTIME 0).
+    ///
+    /// ```swift
+    /// let anonymous = FileCompressor(level: 6, force: false, storesName: false, temporaryFiles: files)
+    /// ```
+    public let storesName: Bool
+    /// Whether each `.gz` is flushed to the disk (`fsync`) before it gets
+    /// its final name, and its folder after (gzip's `--synchronous`).
+    /// Without it a `.gz` still appears only complete, but a power loss
+    /// soon after may leave it empty or missing.
+    ///
+    /// ```swift
+    /// let durable = FileCompressor(level: 6, force: false, synchronous: true, temporaryFiles: files)
+    /// ```
+    public let synchronous: Bool
     public let temporaryFiles: TemporaryFiles
 
     /// - Parameters:
@@ -51,6 +67,8 @@ public struct FileCompressor: Sendable {
     ///   - force: Replace an existing `.gz` (otherwise the file fails and it is left alone).
     ///   - chunkSize: Bytes read and deflated at a time; positive.
     ///   - segmentSize: Size of a segment in the parallel strategy; positive.
+    ///   - storesName: Store the original's name and modification time in the gzip header.
+    ///   - synchronous: `fsync` each `.gz` before it is put in place, and its folder after.
     ///   - temporaryFiles: Where temporary outputs are registered until they are moved into place.
     ///
     /// ```swift
@@ -58,13 +76,15 @@ public struct FileCompressor: Sendable {
     /// ```
     public init(
         level: Int, force: Bool, chunkSize: Int = defaultChunkSize, segmentSize: Int = defaultSegmentSize,
-        temporaryFiles: TemporaryFiles
+        storesName: Bool = true, synchronous: Bool = false, temporaryFiles: TemporaryFiles
     ) {
         precondition(chunkSize > 0 && segmentSize > 0, "chunk and segment sizes must be positive")
         self.level = level
         self.force = force
         self.chunkSize = chunkSize
         self.segmentSize = segmentSize
+        self.storesName = storesName
+        self.synchronous = synchronous
         self.temporaryFiles = temporaryFiles
     }
 
@@ -92,7 +112,7 @@ public struct FileCompressor: Sendable {
         // Written out whenever it holds a chunk's worth: one chunk's output
         // (at most a little over a chunk) always fits.
         let buffer = ByteBuffer(capacity: 2 * chunkSize + 1024)
-        GzipFormat.header(level: level).withUnsafeBytes { buffer.append($0) }
+        header(for: source).withUnsafeBytes { buffer.append($0) }
         var written: Int64 = 0
         let crc = try workspace.deflate(
             0..<plan.size, of: source, ending: .finish, into: buffer, isCancelled: isCancelled
@@ -110,7 +130,7 @@ public struct FileCompressor: Sendable {
         try source.checkUnchanged()
 
         handedOver = true  // commit removes the temporary file itself if it fails
-        try output.commit(permissions: source.permissions, force: force)
+        try output.commit(keeping: source.original, force: force, synchronous: synchronous)
         return written
     }
 
@@ -127,6 +147,15 @@ public struct FileCompressor: Sendable {
         let source = try SourceFile(plan)
         let output = try TemporaryOutput(for: plan.destination, temporaryFiles: temporaryFiles)
         return (source, output)
+    }
+
+    /// The gzip header for `source`: with its name and modification time
+    /// when ``storesName``, as gzip writes it.
+    func header(for source: SourceFile) -> [UInt8] {
+        guard storesName else { return GzipFormat.header(level: level) }
+        return GzipFormat.header(
+            level: level, name: GzipFormat.storedName(ofPath: Array(source.plan.source.utf8)),
+            modificationTime: source.original.gzipTimeStamp)
     }
 
     /// How many segments a file of `size` bytes is split into (at least one,

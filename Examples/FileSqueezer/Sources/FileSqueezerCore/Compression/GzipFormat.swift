@@ -1,11 +1,12 @@
 import CZlib
 
 /// The gzip framing (RFC 1952) around raw deflate data, and the CRC-32 it
-/// carries: one member is a 10-byte header, a deflate stream, then the CRC-32
-/// and the size (mod 2^32) of the original, both little-endian.
+/// carries: one member is a header (10 bytes, then the original's name), a
+/// deflate stream, then the CRC-32 and the size (mod 2^32) of the original,
+/// both little-endian.
 ///
 /// ```swift
-/// var file = GzipFormat.header(level: 6)
+/// var file = GzipFormat.header(level: 6, name: Array("a.log".utf8), modificationTime: stamp)
 /// // ... the deflate stream of `original` ...
 /// file += GzipFormat.trailer(crc: GzipFormat.crc(of: original), size: Int64(original.count))
 /// ```
@@ -13,11 +14,66 @@ import CZlib
 /// Segments compressed apart are joined into one member by writing their
 /// deflate streams in order and combining their CRCs with ``combine(_:_:secondLength:)``.
 enum GzipFormat {
-    /// The 10-byte header: magic, deflate, no flags, no time stamp, the
-    /// extra-flags byte zlib and gzip write for `level`, OS Unix.
-    static func header(level: Int) -> [UInt8] {
+    /// The header: magic, deflate, the extra-flags byte zlib and gzip write
+    /// for `level`, OS Unix; then, as gzip stores them by default, the
+    /// original's modification time (MTIME, seconds since 1970; 0 means
+    /// none) and, when `name` is given, its file name (FNAME: the bytes of
+    /// the name, zero-terminated). 10 bytes without a name.
+    ///
+    /// ```swift
+    /// GzipFormat.header(level: 6)                                    // gzip -n: no name, MTIME 0
+    /// GzipFormat.header(level: 6, name: Array("a.log".utf8), modificationTime: 1_700_000_000)
+    /// ```
+    static func header(level: Int, name: [UInt8]? = nil, modificationTime: UInt32 = 0) -> [UInt8] {
         let extraFlags: UInt8 = level >= 9 ? 2 : level == 1 ? 4 : 0
-        return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, extraFlags, 3]
+        let flags: UInt8 = name == nil ? 0 : fileNameFlag
+        let time = (0..<4).map { UInt8(truncatingIfNeeded: modificationTime >> (8 * $0)) }
+        // A file name has no zero byte, so the terminator ends it.
+        let stored = name.map { $0.filter { $0 != 0 } + [0] } ?? []
+        return [0x1F, 0x8B, 8, flags] + time + [extraFlags, 3] + stored
+    }
+
+    /// FLG.FNAME: a zero-terminated original file name follows the fixed header.
+    static let fileNameFlag: UInt8 = 0x08
+
+    /// The name gzip stores for the original at `path`: the bytes of its
+    /// last component (the name `gzip -N -d` restores).
+    ///
+    /// ```swift
+    /// GzipFormat.storedName(ofPath: Array("/logs/a.log".utf8))   // "a.log"
+    /// ```
+    static func storedName(ofPath path: [UInt8]) -> [UInt8] {
+        let slash = UInt8(ascii: "/")
+        var end = path.endIndex
+        while end > path.startIndex + 1, path[end - 1] == slash { end -= 1 }
+        let start = path[..<end].lastIndex(of: slash).map { $0 + 1 } ?? path.startIndex
+        return Array(path[start..<end])
+    }
+
+    /// The suffixes gzip takes for "already compressed" (compared ignoring
+    /// case): gzip's `.gz`, `-gz`, `.z`, `-z`, `_z` (which also match pack
+    /// and compress's `.Z`), and tar's `.tgz`, `.taz`.
+    static let compressedSuffixes = [".gz", ".z", ".taz", ".tgz", "-gz", "-z", "_z"].map { Array($0.utf8) }
+
+    /// The suffix of `name` (as it is spelled there) that tells gzip the
+    /// file is compressed already, or `nil`: `"a.TGZ"` gives `".TGZ"`. As in
+    /// gzip, a suffix counts only after at least one other byte, so a file
+    /// named just `.gz` is compressed.
+    ///
+    /// ```swift
+    /// GzipFormat.compressedSuffix(of: Array("backup.tgz".utf8))   // ".tgz": skipped, as gzip does
+    /// GzipFormat.compressedSuffix(of: Array("notes.gzip".utf8))   // nil: compressed
+    /// ```
+    static func compressedSuffix(of name: [UInt8]) -> String? {
+        let lowered = name.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
+        let suffix = compressedSuffixes.first { lowered.count > $0.count && lowered.suffix($0.count).elementsEqual($0) }
+        return suffix.map { String(decoding: name.suffix($0.count), as: UTF8.self) }
+    }
+
+    /// The MTIME field for a modification time: its seconds, or 0 (no time
+    /// stamp) when they do not fit in 32 bits unsigned, as gzip does.
+    static func timeStamp(seconds: Int64) -> UInt32 {
+        UInt32(exactly: seconds) ?? 0
     }
 
     /// The 8-byte trailer: CRC-32 and size mod 2^32, little-endian.

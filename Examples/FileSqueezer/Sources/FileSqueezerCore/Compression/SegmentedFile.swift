@@ -22,7 +22,8 @@ protocol CompressionEvents: Sendable {
 /// ```swift
 /// let file = SegmentedFile(index: 0, plan: plan, compressor: compressor, events: channels,
 ///                          window: window, firstSegment: 0, finishes: finishes)
-/// // from any number of jobs, each segment once, each after window.enter(file.firstSegment + k):
+/// // from any number of jobs, each segment once, each after window.enter(file.firstSegment! + k)
+/// // (or, with `firstSegment: nil`, inside a window slot the caller holds and releases):
 /// file.compressSegment(k, workspaces: workspaces, isCancelled: { context.isCancelled })
 /// // and in the task that owns `finishes`:
 /// while let file = await finishes.next() { file.finish() }
@@ -69,8 +70,10 @@ final class SegmentedFile: Sendable {
     let index: Int
     let plan: FilePlan
     let segmentCount: Int
-    /// This file's segment 0 in the run's numbering (for the window).
-    let firstSegment: Int
+    /// This file's segment 0 in the window's numbering; `nil` when the
+    /// caller holds one window slot for the whole file (a one-segment file in
+    /// a batch, see ``SegmentedCompression``) and releases it itself.
+    let firstSegment: Int?
     private let compressor: FileCompressor
     private let events: any CompressionEvents
     private let window: SegmentWindow
@@ -99,7 +102,7 @@ final class SegmentedFile: Sendable {
 
     init(
         index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
-        window: SegmentWindow, firstSegment: Int, finishes: FinishQueue? = nil
+        window: SegmentWindow, firstSegment: Int?, finishes: FinishQueue? = nil
     ) {
         self.index = index
         self.plan = plan
@@ -172,7 +175,7 @@ final class SegmentedFile: Sendable {
         let range = compressor.segmentRange(segment, ofSize: plan.size)
         return try workspaces.withWorkspace { workspace in
             let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64, counted: window.outputs)
-            if segment == 0 { GzipFormat.header(level: compressor.level).withUnsafeBytes { output.append($0) } }
+            if segment == 0 { compressor.header(for: source).withUnsafeBytes { output.append($0) } }
             // Polled before every chunk: a sibling segment's failure (or
             // cancellation) stops this one too, instead of it reading and
             // deflating to its end for nothing. Stopped that way it is
@@ -262,7 +265,7 @@ final class SegmentedFile: Sendable {
         let endsFile = run.first?.index == segmentCount - 1
         while !run.isEmpty {
             let segment = writeNext(&run, to: output)
-            window.release(firstSegment + segment)
+            if let firstSegment { window.release(firstSegment + segment) }
         }
         if endsFile {
             // A one-segment file is small: its ending costs less than the hop.
@@ -349,7 +352,7 @@ final class SegmentedFile: Sendable {
                 break
             }
             do {
-                try output.commit(permissions: source.permissions, force: compressor.force)  // removes it on failure
+                try output.commit(keeping: source.original, force: compressor.force, synchronous: compressor.synchronous)
                 bytesOut = taken.bytesOut
             } catch {
                 failure = String(describing: error)

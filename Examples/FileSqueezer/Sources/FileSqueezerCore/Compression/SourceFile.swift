@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -18,8 +20,8 @@ import Darwin
 final class SourceFile: Sendable {
     let plan: FilePlan
     let descriptor: Int32
-    /// The original's permission bits, which its `.gz` keeps (as gzip does).
-    let permissions: mode_t
+    /// What its `.gz` keeps, as gzip does (mode, owner, group, times), from the `fstat` at open.
+    let original: OriginalMetadata
 
     /// - Throws: ``CompressionError/vanished``, ``CompressionError/notRegularFile``
     ///   (replaced by a FIFO, device, folder or symbolic link since it was
@@ -55,7 +57,7 @@ final class SourceFile: Sendable {
         }
         self.plan = plan
         self.descriptor = descriptor
-        permissions = info.st_mode & 0o777
+        original = OriginalMetadata(info)
     }
 
     deinit { close(descriptor) }

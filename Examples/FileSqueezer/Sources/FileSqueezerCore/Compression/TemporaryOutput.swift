@@ -1,17 +1,19 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
 /// A `.gz` being written: a temporary file beside its destination, which
-/// only ``commit(permissions:force:)`` gives the final name.
+/// only ``commit(keeping:force:synchronous:)`` gives the final name.
 ///
 /// ```swift
 /// let output = try TemporaryOutput(for: "/logs/a.log.gz", temporaryFiles: temporaryFiles)
 /// do {
 ///     try output.write(bytes)
-///     try output.commit(permissions: 0o644, force: false)   // link (or rename with force) into place
+///     try output.commit(keeping: source.original, force: false)   // link (or rename with force) into place
 /// } catch {
 ///     output.discard()                                       // nothing left behind
 /// }
@@ -56,13 +58,22 @@ struct TemporaryOutput: Sendable {
         }.get()
     }
 
-    /// Gives the file `permissions`, closes it and moves it to its
+    /// Gives the file the `original`'s owner, mode and times (on the
+    /// descriptor, see ``OriginalMetadata/apply(to:)``); when `synchronous`,
+    /// flushes it to the disk (`fsync`) before it gets its name and its
+    /// folder after (so the name survives a power loss too); closes it and moves it to its
     /// destination: `link` without `force` (so a `.gz` that appeared
     /// meanwhile is not replaced), `rename` with it. On failure the
     /// temporary file is removed and the error thrown.
-    func commit(permissions: mode_t, force: Bool) throws(CompressionError) {
+    func commit(keeping original: OriginalMetadata, force: Bool, synchronous: Bool = false) throws(CompressionError) {
         defer { temporaryFiles.remove(path) }
-        fchmod(descriptor, permissions)
+        original.apply(to: descriptor)
+        if synchronous, fsync(descriptor) != 0 {
+            let code = errno
+            close(descriptor)
+            unlink(path)
+            throw .system(action: "cannot write \(destination)", errno: code)
+        }
         guard close(descriptor) == 0 else {
             let code = errno
             unlink(path)
@@ -74,6 +85,7 @@ struct TemporaryOutput: Sendable {
                 unlink(path)
                 throw .system(action: "cannot rename into \(destination)", errno: code)
             }
+            if synchronous { try syncFolder(of: destination) }
             return
         }
         // link() fails if the destination appeared meanwhile, where rename()
@@ -85,6 +97,7 @@ struct TemporaryOutput: Sendable {
             if code == EEXIST { throw .destinationExists(destination) }
             throw .system(action: "cannot create \(destination)", errno: code)
         }
+        if synchronous { try syncFolder(of: destination) }
     }
 
     /// Closes and removes the temporary file.
@@ -105,6 +118,17 @@ private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) thro
         }
         done += count
     }
+}
+
+/// Flushes the folder holding `path` (its new entry) to the disk. The
+/// complete `.gz` is in place already; a failure says its name may not
+/// survive a power loss.
+private func syncFolder(of path: String) throws(CompressionError) {
+    let folder = parentFolder(of: path)
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .system(action: "cannot sync folder \(folder)", errno: errno) }
+    defer { close(descriptor) }
+    guard fsync(descriptor) == 0 else { throw .system(action: "cannot sync folder \(folder)", errno: errno) }
 }
 
 private func makeFolders(_ folder: String) throws(CompressionError) {

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -48,7 +50,9 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// It only reads: nothing is created, even under `output`. An unreadable
 /// subfolder becomes a note; only an unusable `folder` throws.
 ///
-/// Never follows symbolic links. Skips `.gz` files, our own temporary files,
+/// Never follows symbolic links. Skips files already compressed by their
+/// suffix, as gzip does (`GzipFormat.compressedSuffix(of:)`: `.gz`,
+/// `.tgz`, `.taz`, `.Z`, ...), our own temporary files,
 /// and, when `output` lies inside `folder`, the output folder itself.
 public func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
     var info = stat()
@@ -83,8 +87,8 @@ private func scan(
         guard lstat(path, &info) == 0 else { continue }  // vanished while listing
         switch info.st_mode & S_IFMT {
         case S_IFREG:
-            if name.hasSuffix(".gz") {
-                discovery.notes.append("\(shown): already has .gz suffix - ignored")
+            if let suffix = GzipFormat.compressedSuffix(of: Array(name.utf8)) {
+                discovery.notes.append("\(shown): already has \(suffix) suffix - ignored")
             } else if name.hasPrefix("."), name.contains(".gz.squeeze-") {
                 continue  // a temporary file of another run
             } else {

@@ -41,7 +41,10 @@ final class RunChannels: CompressionEvents {
                 display.fileFinished(file.outcome, state: state)
             }
         }
-        logEntries = BatchingReporter(interval: .milliseconds(100), capacity: fileCount + 1) { batch in
+        // @concurrent: written in this main-actor init, the handler would
+        // otherwise take the main actor's isolation (as Task { } does) and
+        // pass through it on the way to the log actor.
+        logEntries = BatchingReporter(interval: .milliseconds(100), capacity: fileCount + 1) { @concurrent batch in
             await log.record(batch.map { (index: $0.index, outcome: $0.outcome) })
         }
     }

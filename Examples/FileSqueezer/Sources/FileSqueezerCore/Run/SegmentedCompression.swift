@@ -9,19 +9,23 @@ import ConcurrencyToolkit
 /// await run.run(plans, order: Array(plans.indices), events: channels)
 /// ```
 ///
-/// - **Parallelism:** one `concurrentForEach` over the segments of all
-///   files, in `order` and in segment order within a file. With `.pool`
-///   each segment's deflate runs in its task, `jobs` at a time. With
+/// - **Parallelism:** one `concurrentForEach` over the run's ``WorkUnit``s,
+///   in `order` and in segment order within a file: one unit per segment of
+///   a file larger than a segment, and one per batch of consecutive
+///   one-segment files (up to ``batchFiles`` files and ``batchBytes``), so
+///   one hop carries many small files. With `.pool`
+///   each unit's deflate runs in its task, `jobs` at a time. With
 ///   `.lanes` it is a blocking job on an executor of exactly `jobs` lanes
-///   made for the run, and `jobs + 1` tasks submit to it: one segment always
+///   made for the run, and `jobs + 1` tasks submit to it: one unit always
 ///   waits in the executor's queue, so a lane that finishes takes the next
 ///   one at once instead of idling through the hand-off (continuation,
 ///   next child task, next submission: 70–350 µs on a busy machine, per
 ///   segment). The cores went from 1.93–1.94x busy (level with pigz) to 1.97x.
 /// - **Memory bound:** a ``SegmentWindow`` of ``windowSize(jobs:)`` =
-///   `2·jobs + 2` segments: a segment starts only when it is within that many
-///   of the oldest segment not yet written. So at most `2·jobs + 2` compressed
-///   segments exist at once (each at most `deflateBound(S)`, a little over `S`
+///   `2·jobs + 2` units: a unit starts only when it is within that many
+///   of the oldest unit not yet written. A batch holds one output at a time
+///   (each file is written before the next starts), so at most `2·jobs + 2`
+///   compressed outputs exist at once (each at most `deflateBound(S)`, a little over `S`
 ///   for incompressible data), plus one ``DeflateWorkspace`` per job (zlib's
 ///   ~270 KiB, a read chunk of ``FileCompressor/chunkSize`` and 32 KiB):
 ///   peak ≈ `(2·jobs + 2)·S + jobs·(chunk + 300 KiB)` above the process's
@@ -31,8 +35,8 @@ import ConcurrencyToolkit
 ///   one more task (``FinishQueue``), as blocking jobs on
 ///   `BlockingExecutor.shared`, not on the run's lanes: a slow rename never
 ///   idles a core.
-/// - **Cancellation:** cancelling the calling task stops running segments at
-///   their next chunk, and every later segment returns at once; each file
+/// - **Cancellation:** cancelling the calling task stops running units at
+///   their next chunk, and every later unit returns at once; each file
 ///   removes its temporary file and reports `.cancelled`. Only
 ///   `CancellationError` counts as cancellation: a segment whose job cannot
 ///   run for another reason (its executor was shut down) fails its file,
@@ -55,17 +59,17 @@ struct SegmentedCompression: Sendable {
         self.lanes = lanes
     }
 
-    /// Segments that may be started and not yet written: two per job (one
+    /// Units that may be started and not yet written: two per job (one
     /// being compressed, one finished ahead of a slower neighbour) and two
     /// more, so a job rarely waits when a file ends or deflate speed varies.
     static func windowSize(jobs: Int) -> Int { 2 * jobs + 2 }
 
-    /// One segment to compress.
-    private struct Job: Sendable {
-        let file: SegmentedFile
-        let segment: Int
-        var number: Int { file.firstSegment + segment }
-    }
+    /// The most one-segment files one job compresses back to back.
+    static let batchFiles = 64
+    /// The most bytes of originals in one batch: a batch is about as long
+    /// as a quarter of a segment, so the last batches still spread over the
+    /// lanes evenly.
+    static let batchBytes: Int64 = 256 << 10
 
     /// Compresses `plans` (in `order`), reporting to `events`; returns when
     /// every file has reported its outcome.
@@ -75,15 +79,9 @@ struct SegmentedCompression: Sendable {
         let window = SegmentWindow(limit: Self.windowSize(jobs: jobs))
         let workspaces = DeflateWorkspaces(level: compressor.level, chunkSize: compressor.chunkSize)
         let finishes = FinishQueue()
-        var files: [SegmentedFile] = []
-        var segments: [Job] = []
-        for index in order {
-            let file = SegmentedFile(
-                index: index, plan: plans[index], compressor: compressor, events: events,
-                window: window, firstSegment: segments.count, finishes: finishes)
-            files.append(file)
-            for segment in 0..<file.segmentCount { segments.append(Job(file: file, segment: segment)) }
-        }
+        let units = WorkUnits(
+            plans: plans, order: order, compressor: compressor, events: events, window: window,
+            finishes: finishes)
 
         // `nil`: deflate in the tasks, on the cooperative pool.
         let lanes: BlockingExecutor? = switch placement {
@@ -102,42 +100,42 @@ struct SegmentedCompression: Sendable {
                     }
                 }
             }
-            // On lanes, one task more than lanes keeps a segment queued.
-            await segments.concurrentForEach(maxConcurrency: lanes == nil ? jobs : jobs + 1) { job in
-                // Only cancellation makes a segment "cancelled"; any other
-                // error (an executor shut down) fails its file, named.
+            // On lanes, one task more than lanes keeps a unit queued.
+            await units.concurrentForEach(maxConcurrency: lanes == nil ? jobs : jobs + 1) { unit in
+                // Only cancellation makes a unit "cancelled"; any other
+                // error (an executor shut down) fails its files, named.
                 do {
-                    try await window.enter(job.number)
+                    try await window.enter(unit.number)
                 } catch is CancellationError {
-                    job.file.segmentCancelled(job.segment)
+                    unit.cancelled()
                     return
                 } catch {
-                    job.file.segmentFailed(job.segment, reason: String(describing: error))
+                    unit.failed(reason: String(describing: error))
                     return
                 }
                 guard let lanes else {
-                    job.file.compressSegment(job.segment, workspaces: workspaces) { Task.isCancelled }
+                    unit.compress(workspaces: workspaces) { Task.isCancelled }
                     return
                 }
                 // A blocking job on a lane thread: the cooperative pool stays
                 // free. Cancelled while queued, it never starts.
                 do {
                     try await lanes.run { context in
-                        job.file.compressSegment(job.segment, workspaces: workspaces) { context.isCancelled }
+                        unit.compress(workspaces: workspaces) { context.isCancelled }
                     }
                 } catch is CancellationError {
-                    job.file.segmentCancelled(job.segment)
+                    unit.cancelled()
                 } catch {
-                    job.file.segmentFailed(job.segment, reason: String(describing: error))
+                    unit.failed(reason: String(describing: error))
                 }
             }
             finishes.close()
         }
         // Every job has returned: nothing is queued, so this only retires the lanes.
         if let lanes, self.lanes == nil { await lanes.shutdown() }
-        // Every segment was handed over above, so every file has finished;
+        // Every unit was handed over above, so every file has finished;
         // this only guards that promise.
-        for file in files { file.finishIfAbandoned() }
+        for file in units.splitFiles.all { file.finishIfAbandoned() }
         return window
     }
 }

@@ -1,3 +1,7 @@
+// The report, not the reporting: it lives in Support/ because a trace event
+// carries it and Diagnostics/ must not depend on Continuations/ (see
+// ARCHITECTURE.md). The handlers that route it are in Continuations/.
+
 /// A report that a continuation was used wrongly: resumed twice, or never.
 ///
 /// `SafeContinuation` never crashes on misuse (unless the process installed

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Type-checks every ```swift block of README.md and Documentation/*.md and
+every ```swift example in a `///` doc comment under Sources/ against the
+package's built modules (see .ci/snippets for how to run it).
+
+Each snippet becomes one file of a scratch module, compiled with the
+stand-in declarations of .ci/snippets-standins.swift:
+- A snippet with a top-level type, extension or protocol is a program of
+  its own (script mode, `main.swift`), so its declarations sit at file scope.
+- Any other snippet is the body of `func snippet_N() async throws`, so its
+  top-level statements, `try` and `await` are legal; all of these share one
+  compiler invocation.
+Every snippet imports ConcurrencyToolkit, ConcurrencyToolkitTesting,
+Foundation, Testing and XCTest. An example on a symbol that is not public
+uses `@testable import ConcurrencyToolkit`.
+
+Elided code: a line holding only `...` is dropped and `{ ... }` reads as `{}`.
+A block containing `// snippet: does-not-compile` (a "Before" that shows an
+error) is checked to fail; `// snippet: skip` leaves a block out, with the
+reason beside it. `// snippet: excerpt` marks lines quoted from File
+Squeezer: each code line must still appear, as it is, in a file under
+Examples/ or Sources/ (the package build compiles them there).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IMPORTS = ["ConcurrencyToolkitTesting", "Foundation", "Testing", "XCTest", "SnippetStandins"]
+STANDALONE = re.compile(
+    r"^(@\w+(\([^)]*\))?\s+)*((public|private|fileprivate|internal|package|nonisolated|final)\s+)*"
+    r"(struct|class|actor|enum|extension|protocol)\b|^(private|fileprivate) ")
+# A block that shows two versions, `// Before` then `// After`, is two snippets.
+AFTER = re.compile(r"^// After\b")
+
+
+class Snippet:
+    def __init__(self, origin, line, code, public=True):
+        self.origin, self.line, self.code, self.public = origin, line, code, public
+        self.expect_failure = "snippet: does-not-compile" in code
+        self.skip = "snippet: skip" in code
+        self.excerpt = "snippet: excerpt" in code
+        self.has_main = re.search(r"^\s*@(main|Test|Suite)\b", code, re.M) is not None
+        self.standalone = self.has_main or any(STANDALONE.match(l) for l in code.splitlines())
+
+    def where(self, offset):
+        return f"{self.origin}:{self.line + offset}"
+
+
+def elide(code):
+    lines = ["" if l.strip() == "..." else l for l in code.splitlines()]
+    return "\n".join(l.replace("{ ... }", "{}") for l in lines) + "\n"
+
+
+def split_before_after(origin, line, lines):
+    """`// Before` ... `// After` ...: two snippets, each with the imports."""
+    cut = next((i for i, l in enumerate(lines) if AFTER.match(l)), None)
+    if cut is None:
+        yield Snippet(origin, line, "\n".join(lines) + "\n")
+        return
+    imports = [l for l in lines[:cut] if re.match(r"^import \w+$", l)]
+    yield Snippet(origin, line, "\n".join(lines[:cut]) + "\n")
+    # The imports replace blank lines above the cut, so line numbers hold.
+    yield Snippet(origin, line + cut - len(imports), "\n".join(imports + lines[cut:]) + "\n")
+
+
+def markdown_snippets(path):
+    lines = open(path, encoding="utf-8").read().splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "```swift":
+            start = i + 1
+            j = start
+            while lines[j].strip() != "```":
+                j += 1
+            yield from split_before_after(os.path.relpath(path, ROOT), start + 1, lines[start:j])
+            i = j
+        i += 1
+
+
+def doc_snippets(path):
+    lines = open(path, encoding="utf-8").read().splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^(\s*)/// ?```swift\s*$", lines[i])
+        if m:
+            start = i + 1
+            j = start
+            while not re.match(r"^\s*/// ?```\s*$", lines[j]):
+                j += 1
+            body = [re.sub(r"^\s*/// ?", "", l) for l in lines[start:j]]
+            # The documented declaration: the first line after the comment.
+            k = j
+            while k < len(lines) and re.match(r"^\s*(///|@)", lines[k]):
+                k += 1
+            public = k < len(lines) and re.search(r"\b(public|open)\b", lines[k]) is not None
+            yield Snippet(os.path.relpath(path, ROOT), start + 1, "\n".join(body) + "\n", public)
+            i = j
+        i += 1
+
+
+def collect():
+    snippets = []
+    for name in ["README.md"] + sorted(
+            os.path.join("Documentation", f) for f in os.listdir(os.path.join(ROOT, "Documentation"))
+            if f.endswith(".md")):
+        snippets += markdown_snippets(os.path.join(ROOT, name))
+    for directory, _, files in sorted(os.walk(os.path.join(ROOT, "Sources"))):
+        for f in sorted(files):
+            if f.endswith(".swift"):
+                snippets += doc_snippets(os.path.join(directory, f))
+    return snippets
+
+
+def header(snippet):
+    toolkit = "import ConcurrencyToolkit" if snippet.public else "@testable import ConcurrencyToolkit"
+    return [toolkit] + [f"import {m}" for m in IMPORTS]
+
+
+def write(snippet, path, index):
+    """Writes the snippet's file; returns the line of the file where the
+    snippet's first line is."""
+    lines = header(snippet)
+    lines.append(f"// {snippet.origin}:{snippet.line}")
+    # The snippet's own imports go to the top; the blank lines left keep
+    # its line numbers.
+    code = "\n".join("" if re.match(r"^import \w+$", l) else l for l in elide(snippet.code).splitlines())
+    lines += [l for l in snippet.code.splitlines() if re.match(r"^import \w+$", l)]
+    lines.append(f"// {snippet.origin}:{snippet.line}")
+    if not snippet.standalone:
+        lines.append(f"func snippet_{index}() async throws {{")
+    first = len(lines) + 1
+    lines += code.splitlines()
+    if not snippet.standalone:
+        lines.append("}")
+    open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    return first
+
+
+def code_lines(text):
+    """The code of each line, comments and indentation left out."""
+    out = []
+    for line in text.splitlines():
+        code = re.sub(r"\s+//.*$", "", line).strip()
+        if code and not code.startswith("//") and code != "...":
+            out.append(code)
+    return out
+
+
+def check_excerpt(snippet):
+    known = set()
+    for top in ("Examples", "Sources"):
+        for directory, _, files in os.walk(os.path.join(ROOT, top)):
+            for f in files:
+                if f.endswith(".swift"):
+                    known.update(code_lines(open(os.path.join(directory, f), encoding="utf-8").read()))
+    lines = snippet.code.splitlines()
+    return [f"{snippet.where(i)}: error: excerpt line not found in Examples/ or Sources/: {line.strip()}"
+            for i, line in enumerate(lines)
+            if code_lines(line) and code_lines(line)[0] not in known]
+
+
+def swiftc(files, modules, script):
+    command = ["swiftc", "-typecheck", "-I", os.path.dirname(STANDINS_MODULE[0]),
+               # SwiftPM's package name (the folder's, lowercased): `package` API is visible.
+               "-package-name", os.path.basename(ROOT).lower(), "-swift-version", "6", "-suppress-warnings", "-continue-building-after-errors",
+               "-I", modules, "-module-name", "Snippets"]
+    if not script:
+        command.append("-parse-as-library")
+    result = subprocess.run(command + files, capture_output=True, text=True)
+    return result.returncode, result.stdout + result.stderr
+
+
+def translate(output, origins):
+    """Rewrites `file:line:` of generated files into the snippet's origin."""
+    out = []
+    for line in output.splitlines():
+        m = re.match(r"^(/\S+?):(\d+):(\d+): (error|note): (.*)$", line)
+        if m and m.group(1) in origins:
+            snippet, first = origins[m.group(1)]
+            out.append(f"{snippet.where(int(m.group(2)) - first)}: {m.group(4)}: {m.group(5)}")
+        elif m and m.group(4) == "error":
+            out.append(line)
+    return out
+
+
+STANDINS_MODULE = [""]
+
+
+def build_standins(modules, scratch):
+    """The stand-ins are a module of their own, so that a snippet's own
+    declaration of a name shadows the stand-in instead of clashing with it."""
+    STANDINS_MODULE[0] = os.path.join(scratch, "SnippetStandins.swiftmodule")
+    result = subprocess.run(
+        ["swiftc", "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", "SnippetStandins",
+         "-I", modules, os.path.join(ROOT, ".ci", "snippets-standins.swift"),
+         "-emit-module-path", STANDINS_MODULE[0]], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(".ci/snippets-standins.swift does not compile:\n" + result.stdout + result.stderr)
+
+
+def main():
+    modules = sys.argv[1]
+    snippets = collect()
+    scratch = tempfile.mkdtemp(prefix="snippets-")
+    try:
+        check(snippets, modules, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def check(snippets, modules, scratch):
+    build_standins(modules, scratch)
+    batch, origins, singles = [], {}, []
+    for index, snippet in enumerate(snippets):
+        if snippet.skip or snippet.excerpt:
+            continue
+        if snippet.standalone or snippet.expect_failure:
+            folder = os.path.join(scratch, f"snippet_{index}")
+            os.mkdir(folder)
+            script = snippet.standalone and not snippet.has_main
+            path = os.path.join(folder, "main.swift" if script else f"snippet_{index}.swift")
+            origins[path] = (snippet, write(snippet, path, index))
+            singles.append((snippet, path))
+        else:
+            path = os.path.join(scratch, f"snippet_{index}.swift")
+            origins[path] = (snippet, write(snippet, path, index))
+            batch.append(path)
+
+    failures = ["\n".join(e) for e in (check_excerpt(s) for s in snippets if s.excerpt) if e]
+    status, output = swiftc(batch, modules, script=False)
+    errors = [l for l in translate(output, origins) if ": error:" in l]
+    if status != 0:
+        failures.append(("\n".join(translate(output, origins)) or output))
+
+    def single(item):
+        snippet, path = item
+        status, output = swiftc([path], modules, script=snippet.standalone and not snippet.has_main)
+        if snippet.expect_failure:
+            return None if status != 0 else f"{snippet.where(0)}: error: marked does-not-compile, but compiles"
+        return None if status == 0 else ("\n".join(translate(output, origins)) or output)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        failures += [f for f in pool.map(single, singles) if f]
+
+    checked = len(batch) + len(singles)
+    skipped = sum(1 for s in snippets if s.skip)
+    excerpts = sum(1 for s in snippets if s.excerpt)
+    expected = sum(1 for s in snippets if s.expect_failure)
+    if failures:
+        print("\n".join(failures))
+        failed_sites = {l.split(": error:")[0].rsplit(":", 1)[0] for f in failures for l in f.splitlines() if ": error:" in l}
+        print(f"snippets: {len(snippets)} blocks, {checked} checked, failures in: {', '.join(sorted(failed_sites))}")
+        sys.exit(1)
+    print(f"snippets: {checked} of {len(snippets)} blocks type-check "
+          f"({len(singles) - expected} as programs of their own, {expected} fail as marked); "
+          f"{excerpts} excerpts match File Squeezer's source; {skipped} skipped")
+
+
+if __name__ == "__main__":
+    main()
