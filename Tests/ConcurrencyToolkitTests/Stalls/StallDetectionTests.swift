@@ -50,6 +50,25 @@ import Darwin
         // (dispatch_main), so a blocked pool stalls the main actor too.
     }
 
+    @Test func aStallIsATraceEventInTheActiveRecording() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let (_, trace) = await withTraceRecording {
+                    await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                        await MainActor.run { blockTheMainActorFor400ms() }
+                    }
+                }
+                writeToStandardError(trace.summary())
+                writeToStandardError(trace.chromeTraceJSON())
+                writeToStandardError(trace.svgTimeline())
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("Stalls: "), "\(text)")
+        #expect(text.contains("the main actor ran no job for"), "\(text)")
+        #expect(text.contains("\"stall\""), "the JSON category: \(text)")
+        #expect(text.contains("stall (main actor or pool)"), "the SVG legend: \(text)")
+    }
+
     @Test func wellBehavedWorkIsNoStall() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
