@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// The trait and the recorder against a real stall: the main actor blocked
-/// for 400 ms. (It delays this process's other main-actor work by as much;
+/// for 800 ms (long enough for the watchdog to look while it lasts, even on a
+/// loaded machine). (It delays this process's other main-actor work by as much;
 /// the detector's own end-to-end tests run in child processes.)
 @Suite(.serialized) struct ConcurrencyStallIsAnIssueTests {
     @Test func aStallDuringTheTestIsRecordedAsAnIssue() async throws {
@@ -17,7 +18,7 @@ import Darwin
         let named = Lock(false)
         try await withKnownIssue {
             try await ConcurrencyStallIsAnIssue(threshold: .milliseconds(150)).provideScope(for: test, testCase: nil) {
-                await MainActor.run { holdTheMainActor(milliseconds: 400) }
+                await MainActor.run { holdTheMainActor(milliseconds: 800) }
             }
         } matching: { issue in
             // Stalls belong to the process: a test running alongside may add

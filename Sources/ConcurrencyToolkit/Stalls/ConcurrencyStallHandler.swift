@@ -94,6 +94,8 @@ public struct ConcurrencyStallHandler: Sendable {
         let handler: ConcurrencyStallHandler
         /// Reports shorter than this are not delivered to this scope.
         let minimumDuration: Duration
+        /// The trace recording the scope runs in, if any: it gets the stall events.
+        let recorder: TraceRecorder?
     }
 
     /// The scopes active now, by id, in the order they began.
@@ -107,7 +109,9 @@ public struct ConcurrencyStallHandler: Sendable {
     ) async rethrows -> Result {
         let id = scopes.withLock { scopes in
             scopes.next += 1
-            scopes.active.append((scopes.next, Scope(handler: handler, minimumDuration: minimumDuration)))
+            scopes.active.append((
+                scopes.next,
+                Scope(handler: handler, minimumDuration: minimumDuration, recorder: Instrumentation.currentRecorder)))
             return scopes.next
         }
         defer { scopes.withLock { $0.active.removeAll { $0.id == id } } }
@@ -115,9 +119,19 @@ public struct ConcurrencyStallHandler: Sendable {
     }
 
     /// Sends `stall` to the active scopes that want it, or, when no scope is
-    /// active, to the process-wide handler if `processThreshold` is given and reached.
+    /// active, to the process-wide handler if `processThreshold` is given and
+    /// reached. As a trace event, it goes into every active recording when the
+    /// process started the detector, else into the recordings the scopes run in.
     static func deliver(_ stall: ConcurrencyStall, processThreshold: Duration?) {
         let active = scopes.withLock { $0.active.map(\.scope) }
+        if processThreshold != nil {
+            Instrumentation.emitToEveryRecording(.stalled(stall))
+        } else {
+            var seen: Set<ObjectIdentifier> = []
+            for case let recorder? in active.map(\.recorder) where seen.insert(ObjectIdentifier(recorder)).inserted {
+                recorder.emit(.stalled(stall))
+            }
+        }
         if active.isEmpty {
             guard let processThreshold, stall.duration >= processThreshold else { return }
             processWide.current.report(stall)

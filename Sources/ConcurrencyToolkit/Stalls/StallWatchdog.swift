@@ -143,7 +143,6 @@ final class StallWatchdog: Sendable {
             kind: kind, duration: .nanoseconds(Int64(clamping: waited)), isOngoing: ongoing, threads: threads)
         stall.serial = serial
         stall.priority = priority
-        Instrumentation.emitToEveryRecording(.stalled(stall))
         ConcurrencyStallHandler.deliver(stall, processThreshold: config.processThreshold)
     }
 

@@ -69,10 +69,43 @@ import Darwin
         #expect(text.contains("stall (main actor or pool)"), "the SVG legend: \(text)")
     }
 
+    @Test func startedForTheProcessItWritesTheBlockAndTracesEveryRecording() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                StallDetector.start(threshold: .milliseconds(200))
+                StallDetector.start(threshold: .milliseconds(200))  // idempotent
+                let recorder = TraceRecorder()
+                await recorder.record {
+                    await StallMonitor.shared.watchdog?.waitUntilProbesRun()
+                    await MainActor.run { blockTheMainActorFor400ms() }
+                    // Until the end is reported (within two looks; 5 s on a loaded machine).
+                    for _ in 0..<100 {
+                        let ended = recorder.trace.events.contains { event in
+                            if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
+                        }
+                        if ended { break }
+                        try? await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                let trace = recorder.trace
+                StallDetector.stop()
+                StallDetector.stop()  // idempotent
+                writeToStandardError(StallDetector.isRunning ? "STILL RUNNING\n" : "STOPPED\n")
+                writeToStandardError(trace.summary())
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("CONCURRENCY STALL: the main actor ran no job for"), "\(text)")
+        #expect(text.contains("(ended)"), "\(text)")
+        #expect(text.contains("Stalls: "), "\(text)")
+        #expect(text.contains("STOPPED"), "\(text)")
+    }
+
     @Test func wellBehavedWorkIsNoStall() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                // A generous threshold: a loaded machine alone delays probes by
+                // a few hundred ms; the blocking calls would stall for 1.5 s.
+                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .seconds(1)) {
                     await wellBehavedWork()
                 }
                 writeStallLines(stalls)
@@ -86,15 +119,17 @@ import Darwin
 }
 
 /// Async sleeps, blocking calls on a BlockingExecutor, and a pool kept busy
-/// by tasks that yield: the pool and the main actor stay responsive.
+/// by tasks that yield, 1.5 s each: the pool and the main actor stay
+/// responsive. (The same blocking calls run on the pool would block both of
+/// its threads for 3 s.)
 func wellBehavedWork() async {
     let executor = BlockingExecutor(width: 2, label: "stall-test")
     await withTaskGroup(of: Void.self) { group in
         for _ in 0..<4 {
-            group.addTask { try? await Task.sleep(for: .milliseconds(600)) }
-            group.addTask { _ = try? await executor.run { blockThread(milliseconds: 600) } }
+            group.addTask { try? await Task.sleep(for: .milliseconds(1_500)) }
+            group.addTask { _ = try? await executor.run { blockThread(milliseconds: 1_500) } }
             group.addTask {
-                let end = MonotonicClock.now + 600_000_000
+                let end = MonotonicClock.now + 1_500_000_000
                 var spins = 0
                 while MonotonicClock.now < end {
                     for _ in 0..<10_000 { spins &+= 1 }
@@ -107,5 +142,5 @@ func wellBehavedWork() async {
 }
 
 @MainActor func mainActorNaps() async {
-    for _ in 0..<30 { try? await Task.sleep(for: .milliseconds(20)) }
+    for _ in 0..<75 { try? await Task.sleep(for: .milliseconds(20)) }
 }
