@@ -39,7 +39,7 @@ import Testing
     @Test func withConcurrencyStallHandlerReceivesEveryReport() async {
         let received = Lock<[ConcurrencyStall]>([])
         await withConcurrencyStallHandler(.custom { stall in received.withLock { $0.append(stall) } }) {
-            ConcurrencyStallHandler.deliver(Self.blocked, processThreshold: .seconds(5))
+            ConcurrencyStallHandler.deliver(Self.blocked, processThreshold: nil)
         }
         #expect(received.withLock { $0 } == [Self.blocked])
     }
