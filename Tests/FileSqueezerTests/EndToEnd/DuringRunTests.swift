@@ -17,14 +17,31 @@ extension EndToEnd {
         }
 
         /// Waits until a temporary output file exists in `folder` (the run is
-        /// mid-file then); gives up after `limit`.
+        /// mid-file then): a named one (`.squeeze-PID-N`, or an earlier build's
+        /// `.NAME.gz.squeeze-XXXXXX`), or an unnamed
+        /// (`O_TMPFILE`) one that the process holds open, which
+        /// `/proc/PID/fd` shows as `FOLDER/#INODE (deleted)`. Gives up after `limit`.
         static func waitForTemporaryFile(in folder: String, process: Process, limit: Duration = .seconds(60)) -> Bool {
             let deadline = ContinuousClock.now + limit
             while ContinuousClock.now < deadline, process.isRunning {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                if names.contains(where: { $0.contains(".gz.squeeze-") }) { return true }
+                if names.contains(where: { $0.contains(".squeeze-") }) { return true }
+                if holdsUnnamedFile(in: folder, process: process.processIdentifier) { return true }
                 usleep(2_000)
             }
+            return false
+        }
+
+        /// Whether process `pid` has an `O_TMPFILE` file of `folder` open.
+        static func holdsUnnamedFile(in folder: String, process pid: Int32) -> Bool {
+            #if os(Linux)
+            let descriptors = "/proc/\(pid)/fd"
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? [] {
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + name)
+                else { continue }
+                if target.hasPrefix(folder + "/#") { return true }
+            }
+            #endif
             return false
         }
 

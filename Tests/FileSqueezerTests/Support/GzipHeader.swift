@@ -1,6 +1,10 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The fields of a gzip member's header (RFC 1952) the tests check.

@@ -12,8 +12,12 @@ import Darwin
 /// products folder (`swift build --build-tests` and `swift test` build it).
 struct SqueezerRun {
     var status: Int32
-    var stdout: String
-    var stderr: String
+    /// The bytes as written: names that are not UTF-8 are raw in messages.
+    var stdoutBytes: Data
+    var stderrBytes: Data
+    /// The same, as text (bytes that are not UTF-8 shown as U+FFFD).
+    var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
 }
 
 enum SqueezerProcess {
@@ -76,9 +80,7 @@ enum SqueezerProcess {
             try? FileManager.default.removeItem(at: err)
         }
         return SqueezerRun(
-            status: process.terminationStatus,
-            stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
+            status: process.terminationStatus, stdoutBytes: try Data(contentsOf: out), stderrBytes: try Data(contentsOf: err))
     }
 }
 

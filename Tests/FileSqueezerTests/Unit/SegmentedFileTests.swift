@@ -309,10 +309,10 @@ struct SegmentedFileTests {
         try scratch.file("b.txt", data)
         let files = TemporaryFiles()
         let plans = [try plan(scratch, "a.txt"), try plan(scratch, "b.txt")]
-        try FileManager.default.removeItem(atPath: plans[0].source)
-        #expect(mkfifo(plans[0].source, 0o644) == 0)
+        try FileManager.default.removeItem(atPath: scratch.path + "/a.txt")
+        #expect(mkfifo(scratch.path + "/a.txt", 0o644) == 0)
         // Unblocks an open() that waits for a writer (the bug), so the test fails instead of hanging.
-        let fifo = plans[0].source
+        let fifo = scratch.path + "/a.txt"
         Thread.detachNewThread {
             sleep(3)
             let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)

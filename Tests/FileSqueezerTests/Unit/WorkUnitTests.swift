@@ -109,11 +109,13 @@ struct WorkUnitTests {
     @Test("a batch whose job never runs (cancelled first) reports each of its files cancelled once")
     func cancelledBatch() async throws {
         let scratch = try Scratch()
-        var plans: [FilePlan] = []
+        var planned: [FilePlan] = []
         for number in 0..<10 {
             try scratch.file("f\(number).txt", Sample.text(100, seed: UInt64(number)))
-            plans.append(try helpers.plan(scratch, "f\(number).txt"))
+            planned.append(try helpers.plan(scratch, "f\(number).txt"))
         }
+        // A constant: the task below takes it (a var would be sent and used after).
+        let plans = planned
         let files = TemporaryFiles()
         let events = RecordedEvents()
         let run = Task {

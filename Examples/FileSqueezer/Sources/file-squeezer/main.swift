@@ -11,4 +11,5 @@ import Darwin
 // blocked signals, so an early Ctrl-C waits for the app instead of being lost.
 FileSqueezerCommand.blockSignalsBeforeAnyThreadStarts()
 // All logic lives in FileSqueezerCore, where the tests can reach it.
-exit(await FileSqueezerCommand.main(Array(CommandLine.arguments.dropFirst())))
+// The arguments as bytes (a FOLDER need not be UTF-8), not CommandLine.arguments.
+exit(await FileSqueezerCommand.main(FileSqueezerCommand.rawArguments()))

@@ -30,6 +30,20 @@ public enum FileSqueezerCommand {
         StopSignals.blockBeforeAnyThreadStarts()
     }
 
+    /// The command line after the program name, each argument's bytes in
+    /// ``FileName/display(_:)`` form: `CommandLine.arguments` would replace
+    /// bytes that are not UTF-8, and a FOLDER named so would not be found.
+    ///
+    /// ```swift
+    /// exit(await FileSqueezerCommand.main(FileSqueezerCommand.rawArguments()))
+    /// ```
+    public static func rawArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+            return FileName.display(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+        }
+    }
+
     @MainActor
     public static func main(_ arguments: [String]) async -> Int32 {
         let signals = StopSignals.shared
@@ -70,21 +84,32 @@ public enum FileSqueezerCommand {
             folder = demoFolder
         }
         var discovery: Discovery
+        JobLimit.raiseForDiscovery()
         do {
             discovery = try discoverFiles(in: folder, recursive: options.recursive, output: options.output)
         } catch {
             Terminal.error("file-squeezer: \(error)\n")
             return 2
         }
-        let limit = JobLimit.decide(requested: options.jobs, strategy: options.strategy, cores: activeCores)
+        let limit = JobLimit.decide(
+            requested: options.jobs, strategy: options.strategy, cores: activeCores,
+            heldLater: discovery.outputFoldersToOpen)
         discovery.notes += limit.notes
         if !options.quiet {
             for note in discovery.notes { Terminal.error("file-squeezer: \(note)\n") }
         }
+        // Failures are never hidden by --quiet.
+        for failure in discovery.failures {
+            Terminal.error("file-squeezer: \(failure.path): \(failure.reason ?? "failed")\n")
+        }
         if signals.received != nil { return 1 }  // main returns 128 + N
 
         let temporaryFiles = TemporaryFiles()
-        signals.setCleanup { temporaryFiles.removeAll() }
+        let outputRoot = discovery.outputRoot
+        signals.setCleanup {
+            temporaryFiles.removeAll()
+            outputRoot?.removeEmptyFoldersMade()
+        }
         let live = Terminal.isInteractive && Terminal.movesCursor
         let mode: TerminalDisplay.Mode = options.quiet || options.json ? .quiet : live ? .live : .lines
         let display = TerminalDisplay(mode: mode)
@@ -109,9 +134,13 @@ public enum FileSqueezerCommand {
         // Every job removes its own temporary file; this catches any a job
         // could not reach (and is a no-op otherwise).
         temporaryFiles.removeAll()
+        // An interrupted run takes back the output folders it made for nothing.
+        if report.interrupted { outputRoot?.removeEmptyFoldersMade() }
+        report.files += discovery.failures
+        report.failed += discovery.failures.count
 
         if options.json {
-            Terminal.out(Summary.json(report) + "\n")
+            Terminal.outUTF8(Summary.json(report) + "\n")
         } else {
             Terminal.out(Summary.text(report))
         }

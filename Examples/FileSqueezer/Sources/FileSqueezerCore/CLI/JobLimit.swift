@@ -32,8 +32,11 @@ struct JobLimit: Equatable {
     var notes: [String]
 
     static let perCore = 4
-    /// The original and the temporary output (an output folder's descriptor
-    /// too, once writes are relative to it).
+    /// The original and the temporary output, and one to spare: the
+    /// `/proc/self/fd` link and a `--force` rename take none, but folder
+    /// descriptors opened as files start are not all counted in advance.
+    /// (Held folder descriptors: discovery's are open when this is decided,
+    /// so counted; `--output` folders opened later are `heldLater`.)
     static let descriptorsPerFile = 3
     /// Descriptors kept free for libdispatch (epoll, eventfd, three timer
     /// clocks, made when first needed) and `--trace`/`--timeline` output.
@@ -51,7 +54,10 @@ struct JobLimit: Equatable {
     }
 
     /// Decides the jobs for this process (may raise its soft `RLIMIT_NOFILE`).
-    static func decide(requested: Int, strategy: Strategy, cores: Int) -> JobLimit {
+    /// The folder descriptors discovery holds are open already, so counted;
+    /// `heldLater` more will be opened and kept (output folders made under
+    /// `--output` on first use), so they are set aside too.
+    static func decide(requested: Int, strategy: Strategy, cores: Int, heldLater: Int = 0) -> JobLimit {
         var jobs = requested
         var reasons: [String] = []
         let cap = max(1, cores) * perCore
@@ -61,7 +67,7 @@ struct JobLimit: Equatable {
         }
         var tooFewDescriptors = false
         if strategy == .parallel {
-            let open = openDescriptors()
+            let open = openDescriptors() + heldLater
             let available = max(0, raiseOpenFileLimit(toward: descriptorsNeeded(jobs: jobs) + open) - open)
             if descriptorsNeeded(jobs: jobs) > available {
                 while jobs > 1, descriptorsNeeded(jobs: jobs) > available { jobs -= 1 }
@@ -73,6 +79,19 @@ struct JobLimit: Equatable {
         var note = "using \(Summary.count(jobs, "job")) instead of --jobs \(requested): " + reasons.joined(separator: ", and ")
         if tooFewDescriptors { note += "; even so a file may fail to open: raise it for a clean run" }
         return JobLimit(jobs: jobs, notes: [note])
+    }
+
+    /// Raises the soft open-file limit to the hard one before discovery:
+    /// it keeps a descriptor open for every folder that holds files to
+    /// compress, and more folders than the soft limit (often 1024) would
+    /// otherwise fail with `EMFILE` (named, as every other failure).
+    ///
+    /// ```swift
+    /// JobLimit.raiseForDiscovery()
+    /// let discovery = try discoverFiles(in: folder, recursive: true, output: nil)
+    /// ```
+    static func raiseForDiscovery() {
+        _ = raiseOpenFileLimit(toward: Int.max)
     }
 
     /// The soft limit, raised toward `wanted` as far as the hard limit allows.
@@ -94,9 +113,22 @@ struct JobLimit: Equatable {
         return Int(clamping: limits.rlim_cur)
     }
 
-    /// Descriptors open in this process now: the lowest `count` numbers
-    /// that `fcntl(F_GETFD)` finds, probing up to the soft limit.
+    /// Descriptors open in this process now: the entries of
+    /// `/proc/self/fd` (one `getdents64`, where probing would cost an
+    /// `fcntl` per possible descriptor, up to 65,536 once discovery has
+    /// raised the soft limit), or, without `/proc`, what `fcntl(F_GETFD)`
+    /// finds probing up to the soft limit.
     private static func openDescriptors() -> Int {
+        #if os(Linux)
+        if let directory = opendir("/proc/self/fd") {
+            defer { closedir(directory) }
+            var count = 0
+            while let entry = readdir(directory) {
+                if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+            }
+            return count - 1  // the listing's own descriptor
+        }
+        #endif
         let ceiling = min(currentOpenFileLimit(), 65_536)
         var count = 0
         for descriptor in 0..<Int32(ceiling) where fcntl(descriptor, F_GETFD) != -1 { count += 1 }

@@ -18,8 +18,15 @@ enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
     case notRegularFile
     /// The file's size differs from the size seen when the run started.
     case changedSize(expected: Int64, actual: Int64)
+    /// The name now belongs to another file than the one discovery saw
+    /// (device and inode differ): it was swapped during the run; left alone.
+    case replaced
     /// The destination `.gz` exists and `--force` was not given.
     case destinationExists(String)
+    /// The `.gz` name (path given) is longer than its file system allows.
+    case nameTooLong(String, length: Int, limit: Int)
+    /// A folder under `--output` is a symbolic link: nothing is written through it.
+    case symbolicLinkFolder(String)
     /// zlib reported an internal error (should not happen with valid settings).
     case zlib(status: Int32)
 
@@ -33,6 +40,12 @@ enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
             "not a regular file any more (replaced during the run); left alone"
         case .changedSize(let expected, let actual):
             "the file changed size during the run (\(expected) bytes at the start, \(actual) now); its .gz was not kept"
+        case .replaced:
+            "the file was replaced during the run (another file has its name now); left alone"
+        case .nameTooLong(let path, let length, let limit):
+            "cannot create \(path): its name is \(length) bytes, longer than the \(limit) a file name may have there"
+        case .symbolicLinkFolder(let path):
+            "\(path) is a symbolic link, not a folder; nothing is written through it"
         case .destinationExists(let path):
             "\(path) already exists; left untouched (use --force to overwrite)"
         case .zlib(let status):

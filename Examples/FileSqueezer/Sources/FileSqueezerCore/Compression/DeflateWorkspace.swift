@@ -73,6 +73,37 @@ final class DeflateWorkspace: @unchecked Sendable {
     }
 }
 
+extension DeflateWorkspace {
+    /// Deflates all of `source`, read to its end whatever its size said
+    /// (pseudo-files in `/proc` and `/sys` report sizes unlike their
+    /// contents), as one raw deflate stream ended with `.finish`.
+    ///
+    /// ```swift
+    /// let (crc, length) = try workspace.deflateToEnd(of: source, into: output, isCancelled: { false }) { _ in }
+    /// try source.checkRead(length)
+    /// ```
+    ///
+    /// - Returns: The CRC-32 of what was read, and its length.
+    func deflateToEnd(
+        of source: SourceFile, into output: ByteBuffer, isCancelled: () -> Bool, afterChunk: (Int64) throws -> Void
+    ) throws -> (crc: UInt32, length: Int64) {
+        try deflater.reset(dictionary: UnsafeRawBufferPointer(start: nil, count: 0))
+        var crc: UInt32 = 0
+        var offset: Int64 = 0
+        while true {
+            if isCancelled() { throw CancellationError() }
+            let count = try source.readSome(into: input, at: offset)
+            let chunk = UnsafeRawBufferPointer(rebasing: input[0..<count])
+            crc = GzipFormat.crc(crc, chunk)
+            offset += Int64(count)
+            // A short chunk is the end: a file does not grow under a read we trust.
+            try deflater.compress(chunk, ending: count < input.count ? .finish : .none, into: output)
+            try afterChunk(offset)
+            if count < input.count { return (crc, offset) }
+        }
+    }
+}
+
 /// Idle ``DeflateWorkspace``s for one level and chunk size: a job takes one
 /// (or makes one when none is idle) and gives it back, so there are never
 /// more than the most jobs that ran at once, and zlib's ~270 KiB of state

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Compresses files to gzip, streaming fixed-size chunks: a whole file at a
 /// time (``compress(_:isCancelled:progress:)``), or, for the parallel
 /// strategy, in segments that several threads compress at once
@@ -98,7 +106,9 @@ public struct FileCompressor: Sendable {
     /// - Parameters:
     ///   - isCancelled: Polled once per chunk; when it returns `true` the
     ///     temporary file is removed and `CancellationError` is thrown.
-    ///   - progress: Called after each chunk with the bytes read so far.
+    ///   - progress: Called after each chunk with the bytes read so far (the
+    ///     last call gives all the bytes read, which for a pseudo-file may
+    ///     differ from `plan.size`).
     /// - Returns: The size of the `.gz`.
     /// - Throws: ``CompressionError`` naming the reason, or `CancellationError`.
     public func compress(
@@ -114,9 +124,9 @@ public struct FileCompressor: Sendable {
         let buffer = ByteBuffer(capacity: 2 * chunkSize + 1024)
         header(for: source).withUnsafeBytes { buffer.append($0) }
         var written: Int64 = 0
-        let crc = try workspace.deflate(
-            0..<plan.size, of: source, ending: .finish, into: buffer, isCancelled: isCancelled
-        ) { offset in
+        // Read to the end, whatever the size said: a pseudo-file's size is
+        // not its content's (``SourceFile/checkRead(_:)`` decides).
+        let (crc, length) = try workspace.deflateToEnd(of: source, into: buffer, isCancelled: isCancelled) { offset in
             if buffer.count >= chunkSize {
                 try output.write(buffer.bytes)
                 written += Int64(buffer.count)
@@ -124,28 +134,34 @@ public struct FileCompressor: Sendable {
             }
             progress(offset)
         }
-        GzipFormat.trailer(crc: crc, size: plan.size).withUnsafeBytes { buffer.append($0) }
+        GzipFormat.trailer(crc: crc, size: length).withUnsafeBytes { buffer.append($0) }
         try output.write(buffer.bytes)
         written += Int64(buffer.count)
-        try source.checkUnchanged()
+        try source.checkRead(length)
 
         handedOver = true  // commit removes the temporary file itself if it fails
         try output.commit(keeping: source.original, force: force, synchronous: synchronous)
         return written
     }
 
-    /// The start of every file, whole or in segments: refuses an existing
-    /// destination without `force`, opens the original read-only (checking
-    /// its size against the plan) and creates the temporary output. The
-    /// gzip header goes in front of the first deflate output, the trailer
-    /// after the last, so a small file is one `write`. Nothing is left
-    /// behind when it throws.
+    /// The start of every file, whole or in segments: opens the original
+    /// read-only (checking it is the file discovery saw, with its size),
+    /// opens (or, under `--output`, makes) the destination folder, refuses
+    /// an existing destination without `force`, and creates the temporary
+    /// output there. The gzip header goes in front of the first deflate
+    /// output, the trailer after the last, so a small file is one `write`.
+    /// Nothing is left behind when it throws.
     func begin(_ plan: FilePlan) throws(CompressionError) -> (SourceFile, TemporaryOutput) {
-        if !force, pathExists(plan.destination) {
-            throw CompressionError.destinationExists(plan.destination)
-        }
         let source = try SourceFile(plan)
-        let output = try TemporaryOutput(for: plan.destination, temporaryFiles: temporaryFiles)
+        let folder = try plan.outputFolder.open()
+        if !force, !plan.destinationAbsent {
+            var info = stat()
+            if withCName(plan.destinationName, { fstatat(folder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 {
+                throw CompressionError.destinationExists(plan.destination)
+            }
+        }
+        let output = try TemporaryOutput(
+            in: folder, name: plan.destinationName, shown: plan.destination, temporaryFiles: temporaryFiles)
         return (source, output)
     }
 
@@ -154,7 +170,7 @@ public struct FileCompressor: Sendable {
     func header(for source: SourceFile) -> [UInt8] {
         guard storesName else { return GzipFormat.header(level: level) }
         return GzipFormat.header(
-            level: level, name: GzipFormat.storedName(ofPath: Array(source.plan.source.utf8)),
+            level: level, name: source.plan.name,
             modificationTime: source.original.gzipTimeStamp)
     }
 

@@ -181,19 +181,27 @@ final class SegmentedFile: Sendable {
             // deflating to its end for nothing. Stopped that way it is
             // skipped, not cancelled: the file's outcome is the sibling's.
             var stoppedBySibling = false
-            let crc: UInt32
+            func stop() -> Bool {
+                if isCancelled() { return true }
+                stoppedBySibling = isStopped
+                return stoppedBySibling
+            }
+            var crc: UInt32
+            var length = Int64(range.count)
             do {
-                crc = try workspace.deflate(
-                    range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
-                    isCancelled: {
-                        if isCancelled() { return true }
-                        stoppedBySibling = isStopped
-                        return stoppedBySibling
-                    }, afterChunk: { _ in })
+                if segmentCount == 1 {
+                    // A whole file in one segment is read to its end, whatever
+                    // its size said (pseudo-files: SourceFile.checkRead).
+                    (crc, length) = try workspace.deflateToEnd(of: source, into: output, isCancelled: stop, afterChunk: { _ in })
+                } else {
+                    crc = try workspace.deflate(
+                        range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
+                        isCancelled: stop, afterChunk: { _ in })
+                }
             } catch is CancellationError where stoppedBySibling {
                 return .skipped
             }
-            return .compressed(output, crc: crc, length: Int64(range.count))
+            return .compressed(output, crc: crc, length: length)
         }
     }
 
@@ -295,7 +303,9 @@ final class SegmentedFile: Sendable {
         guard let soFar = state.withLock({ $0.stopped ? nil : $0.crc }) else { return }
         let combined = segment == 0 ? crc : GzipFormat.combine(soFar, crc, secondLength: length)
         if segment == segmentCount - 1 {
-            GzipFormat.trailer(crc: combined, size: plan.size).withUnsafeBytes { bytes.append($0) }
+            // All the bytes read: the planned size, but for a one-segment pseudo-file.
+            let total = state.withLock { $0.bytesWritten } + length
+            GzipFormat.trailer(crc: combined, size: total).withUnsafeBytes { bytes.append($0) }
         }
         do {
             try output.write(bytes.bytes)
@@ -345,7 +355,7 @@ final class SegmentedFile: Sendable {
                 break
             }
             do {
-                try source.checkUnchanged()
+                try source.checkRead(state.withLock { $0.bytesWritten })
             } catch {
                 output.discard()
                 failure = String(describing: error)
@@ -371,7 +381,7 @@ final class SegmentedFile: Sendable {
         let status: FileOutcome.Status = failure != nil ? .failed : cancelled ? .cancelled : .compressed
         let outcome = FileOutcome(
             path: plan.relativePath, destination: plan.destination, status: status,
-            reason: status == .failed ? failure : nil, bytesIn: plan.size,
+            reason: status == .failed ? failure : nil, bytesIn: status == .compressed ? bytesWritten : plan.size,
             bytesOut: status == .compressed ? bytesOut : 0, seconds: busy.seconds)
         events.finished(file: index, outcome: outcome, unread: plan.size - bytesWritten)
     }

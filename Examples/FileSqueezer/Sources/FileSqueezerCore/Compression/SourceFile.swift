@@ -12,6 +12,7 @@ import Darwin
 /// let source = try SourceFile(plan)                       // throws .vanished, .changedSize, ...
 /// try source.read(into: buffer, at: 1 << 20)              // pread: any thread, any order
 /// try source.checkUnchanged()                             // after the last byte: did it grow?
+/// try source.checkRead(read)                              // read to its end: is that the file?
 /// ```
 ///
 /// Reads are positioned (`pread`), so the segments of one file are read by
@@ -25,13 +26,18 @@ final class SourceFile: Sendable {
 
     /// - Throws: ``CompressionError/vanished``, ``CompressionError/notRegularFile``
     ///   (replaced by a FIFO, device, folder or symbolic link since it was
-    ///   planned), ``CompressionError/changedSize(expected:actual:)``, or a system error.
+    ///   planned), ``CompressionError/replaced`` (another file has its name),
+    ///   ``CompressionError/changedSize(expected:actual:)``, or a system error.
     init(_ plan: FilePlan) throws(CompressionError) {
         // Discovery saw a regular file, but it may have been replaced since.
         // O_NONBLOCK: opening a FIFO with no writer would otherwise block
         // forever (and the segmented path opens under the file's lock).
         // O_NOFOLLOW: a symbolic link put in its place is refused (ELOOP).
-        let descriptor = open(plan.source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        // Relative to its folder's descriptor: a folder swapped for a
+        // symbolic link since discovery cannot redirect the open.
+        let descriptor = withCName(plan.name) {
+            openat(plan.folder.descriptor, $0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        }
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { throw CompressionError.vanished }
@@ -48,9 +54,14 @@ final class SourceFile: Sendable {
             close(descriptor)
             throw CompressionError.notRegularFile
         }
+        if let identity = plan.identity, identity != FileIdentity(info) {
+            close(descriptor)
+            throw CompressionError.replaced
+        }
         // Regular files ignore O_NONBLOCK; cleared anyway so reads are plainly blocking.
-        let flags = fcntl(descriptor, F_GETFL)
-        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        // Of the flags F_SETFL can change, it was opened with O_NONBLOCK
+        // only: setting none clears it without an F_GETFL first.
+        _ = fcntl(descriptor, F_SETFL, 0)
         guard Int64(info.st_size) == plan.size else {
             close(descriptor)
             throw CompressionError.changedSize(expected: plan.size, actual: Int64(info.st_size))
@@ -77,11 +88,50 @@ final class SourceFile: Sendable {
         }
     }
 
+    /// Reads into `buffer` from `offset` until it is full or the file
+    /// ends. - Returns: The bytes read (fewer than `buffer.count` at the end).
+    func readSome(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(CompressionError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(action: "cannot read", errno: errno)
+            }
+            if count == 0 { break }
+            filled += count
+            // A regular file reads short only at its end: where it was planned
+            // to end, that is the end (checkRead's fstat catches growth),
+            // without one more pread to see 0. Elsewhere, read until 0.
+            if filled < buffer.count, plan.size > 0, offset + Int64(filled) == plan.size { break }
+        }
+        return filled
+    }
+
     /// Throws unless the file still has its planned size: called after its
     /// last byte was read, it catches a file that grew meanwhile.
     func checkUnchanged() throws(CompressionError) {
+        try checkRead(plan.size)
+    }
+
+    /// Decides whether `length` bytes, read to the end of the file, are the
+    /// file, as planned:
+    /// - `length` is the planned size and `fstat` still says so: yes (a
+    ///   file that grew after its last byte was read fails).
+    /// - The planned size was 0: yes. The size was unknown: `/proc` files
+    ///   say 0 whatever they hold; an empty file that grew is compressed as read.
+    /// - `fstat` still gives the planned size, yet the read ended elsewhere:
+    ///   yes. Such a file is a pseudo-file (`/sys` says 4096 for every file).
+    /// - Otherwise it changed size during the run: it fails, naming the
+    ///   planned size and the size read.
+    func checkRead(_ length: Int64) throws(CompressionError) {
         guard let size = currentSize() else { throw .system(action: "cannot inspect", errno: errno) }
-        guard size == plan.size else { throw .changedSize(expected: plan.size, actual: size) }
+        if length == plan.size {
+            guard size == plan.size else { throw .changedSize(expected: plan.size, actual: size) }
+            return
+        }
+        if plan.size == 0 || size == plan.size { return }
+        throw .changedSize(expected: plan.size, actual: length)
     }
 
     private func currentSize() -> Int64? {

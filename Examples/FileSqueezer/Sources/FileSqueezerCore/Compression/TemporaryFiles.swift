@@ -16,24 +16,51 @@ import Synchronization
 /// // ... after the run, or on the way out after Ctrl-C:
 /// temporaryFiles.removeAll()
 /// ```
+///
+/// A named temporary is kept as its folder's descriptor and its name, and
+/// removed with `unlinkat`, so a folder moved meanwhile is still cleaned.
+/// An unnamed one (`O_TMPFILE`) is listed too, but there is nothing to
+/// remove: it vanishes with the process.
 public final class TemporaryFiles: Sendable {
-    private let paths = VisibleMutex<Set<String>>([])
+    private struct Entry {
+        let folder: Folder
+        let name: [UInt8]?
+    }
+
+    private let entries = VisibleMutex<[Int: Entry]>([:])
+    private let lastID = Atomic<Int>(0)
 
     public init() {}
 
-    func insert(_ path: String) { paths.withLock { _ = $0.insert(path) } }
-    func remove(_ path: String) { paths.withLock { _ = $0.remove(path) } }
+    /// Registers a temporary in `folder`: named `name`, or unnamed when `nil`.
+    /// - Returns: The key that ``remove(_:)`` takes.
+    func insert(_ folder: Folder, _ name: [UInt8]?) -> Int {
+        let id = lastID.add(1, ordering: .relaxed).newValue
+        entries.withLock { $0[id] = Entry(folder: folder, name: name) }
+        return id
+    }
 
-    /// The temporary files not yet renamed into place or cleaned up.
-    public var current: Set<String> { paths.withLock { $0 } }
+    func remove(_ id: Int) { entries.withLock { _ = $0.removeValue(forKey: id) } }
 
-    /// Unlinks every registered temporary file. Safe to call from any thread,
-    /// more than once, and while jobs are still winding down.
-    public func removeAll() {
-        let all = paths.withLock { paths in
-            defer { paths.removeAll() }
-            return paths
+    /// The temporary files not yet moved into place or cleaned up: paths
+    /// for named ones, `FOLDER/(unnamed N)` for `O_TMPFILE` ones.
+    public var current: Set<String> {
+        entries.withLock { entries in
+            Set(entries.map { id, entry in
+                entry.folder.path + "/" + (entry.name.map { FileName.display($0) } ?? "(unnamed \(id))")
+            })
         }
-        for path in all { unlink(path) }
+    }
+
+    /// Unlinks every registered named temporary file. Safe to call from any
+    /// thread, more than once, and while jobs are still winding down.
+    public func removeAll() {
+        let all = entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries
+        }
+        for entry in all.values {
+            if let name = entry.name { _ = withCName(name) { unlinkat(entry.folder.descriptor, $0, 0) } }
+        }
     }
 }

@@ -6,46 +6,87 @@ import Musl
 import Darwin
 #endif
 
-/// A `.gz` being written: a temporary file beside its destination, which
-/// only ``commit(keeping:force:synchronous:)`` gives the final name.
+/// A `.gz` being written: a temporary file in its destination folder,
+/// which only ``commit(keeping:force:synchronous:)`` gives the final name.
 ///
 /// ```swift
-/// let output = try TemporaryOutput(for: "/logs/a.log.gz", temporaryFiles: temporaryFiles)
+/// let output = try TemporaryOutput(in: folder, name: Array("a.log.gz".utf8), shown: "/logs/a.log.gz",
+///                                  temporaryFiles: temporaryFiles)
 /// do {
 ///     try output.write(bytes)
-///     try output.commit(keeping: source.original, force: false)   // link (or rename with force) into place
+///     try output.commit(keeping: source.original, force: false)   // linkat (or renameat with force) into place
 /// } catch {
 ///     output.discard()                                       // nothing left behind
 /// }
 /// ```
 ///
-/// The temporary file is registered in ``TemporaryFiles`` from creation until
-/// it is committed or discarded, so an interrupt can remove it from any
-/// thread. Exactly one of `commit` and `discard` ends it; `commit` discards
-/// the file itself when it fails.
+/// - **Unnamed where possible.** The file is made with `O_TMPFILE` in the
+///   folder's descriptor and linked into place through `/proc/self/fd/N`
+///   (`linkat` refuses an existing name: the no-overwrite rule in one call).
+///   Until then it has no name, so nothing is left if the process dies,
+///   even by `kill -9`.
+/// - **Named fallback.** Where `O_TMPFILE` fails (`EOPNOTSUPP`, `EISDIR`,
+///   `EINVAL`, or no `/proc`), or when ``forceNamedEnvironmentVariable`` is
+///   set, it is `.squeeze-<pid>-<n>` (``TemporaryName``), short whatever
+///   the destination's length; a later run removes it if its writer died.
+///
+/// Registered in ``TemporaryFiles`` from creation until committed or
+/// discarded, so an interrupt can remove it from any thread. Exactly one of
+/// `commit` and `discard` ends it; `commit` discards the file itself when it fails.
 struct TemporaryOutput: Sendable {
+    /// Set (to anything) in the environment, the named fallback is used even
+    /// where `O_TMPFILE` works: a testing hook.
+    static let forceNamedEnvironmentVariable = "FILE_SQUEEZER_NAMED_TEMPORARIES"
+
     let descriptor: Int32
-    let path: String
+    let folder: Folder
+    /// The temporary's name in ``folder``; `nil` for an unnamed one.
+    let temporaryName: [UInt8]?
+    let destinationName: [UInt8]
+    /// The destination's path, for messages.
     let destination: String
     private let temporaryFiles: TemporaryFiles
+    private let registration: Int
 
-    /// Creates the destination's missing folders and a temporary file
-    /// (`.NAME.squeeze-XXXXXX`, mode 0600) in the destination's folder.
-    init(for destination: String, temporaryFiles: TemporaryFiles) throws(CompressionError) {
-        let folder = parentFolder(of: destination)
-        try makeFolders(folder)
-        let name = destination.split(separator: "/").last.map(String.init) ?? "output"
-        var template = Array("\(folder)/.\(name).squeeze-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw .system(action: "cannot create a temporary file in \(folder)", errno: errno)
+    /// Creates the temporary file (mode 0600) in `folder`.
+    /// - Throws: ``CompressionError/nameTooLong(_:length:limit:)`` when `name`
+    ///   is longer than the folder's file system allows, or a system error.
+    init(in folder: Folder, name: [UInt8], shown: String, temporaryFiles: TemporaryFiles) throws(CompressionError) {
+        if name.count > folder.nameLimit { throw .nameTooLong(shown, length: name.count, limit: folder.nameLimit) }
+        var descriptor: Int32 = -1
+        var temporaryName: [UInt8]?
+        if Self.unnamedPossible {
+            descriptor = openat(folder.descriptor, ".", O_WRONLY | O_CLOEXEC | unnamedFlag, 0o600)
+            if descriptor < 0, ![EOPNOTSUPP, EISDIR, EINVAL].contains(errno) {
+                throw .system(action: "cannot create a temporary file in \(folder.path)", errno: errno)
+            }
+        }
+        if descriptor < 0 {
+            let name = TemporaryName.next()
+            descriptor = withCName(name) {
+                openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+            guard descriptor >= 0 else {
+                throw .system(action: "cannot create a temporary file in \(folder.path)", errno: errno)
+            }
+            temporaryName = name
         }
         self.descriptor = descriptor
-        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        self.destination = destination
+        self.folder = folder
+        self.temporaryName = temporaryName
+        destinationName = name
+        destination = shown
         self.temporaryFiles = temporaryFiles
-        temporaryFiles.insert(path)
+        registration = temporaryFiles.insert(folder, temporaryName)
     }
+
+    /// `O_TMPFILE` is tried unless the testing hook says no, or there is no
+    /// `/proc/self/fd` to link it through.
+    #if os(Linux)
+    private static let unnamedPossible = getenv(forceNamedEnvironmentVariable) == nil && access("/proc/self/fd", X_OK) == 0
+    #else
+    private static let unnamedPossible = false
+    #endif
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(CompressionError) {
         try writeAll(descriptor, bytes)
@@ -61,52 +102,105 @@ struct TemporaryOutput: Sendable {
     /// Gives the file the `original`'s owner, mode and times (on the
     /// descriptor, see ``OriginalMetadata/apply(to:)``); when `synchronous`,
     /// flushes it to the disk (`fsync`) before it gets its name and its
-    /// folder after (so the name survives a power loss too); closes it and moves it to its
-    /// destination: `link` without `force` (so a `.gz` that appeared
-    /// meanwhile is not replaced), `rename` with it. On failure the
-    /// temporary file is removed and the error thrown.
+    /// folder after (so the name survives a power loss too); then gives it
+    /// its final name relative to the folder's descriptor and closes it:
+    /// `linkat` without `force` (so a `.gz` that appeared meanwhile is not
+    /// replaced), `renameat` with it. On failure the temporary file is
+    /// removed and the error thrown.
     func commit(keeping original: OriginalMetadata, force: Bool, synchronous: Bool = false) throws(CompressionError) {
-        defer { temporaryFiles.remove(path) }
+        defer { temporaryFiles.remove(registration) }
         original.apply(to: descriptor)
         if synchronous, fsync(descriptor) != 0 {
             let code = errno
             close(descriptor)
-            unlink(path)
+            unlinkTemporary()
             throw .system(action: "cannot write \(destination)", errno: code)
         }
-        guard close(descriptor) == 0 else {
+        if temporaryName != nil, close(descriptor) != 0 {
             let code = errno
-            unlink(path)
+            unlinkTemporary()
             throw .system(action: "cannot write \(destination)", errno: code)
         }
+        let failure = temporaryName == nil ? linkUnnamed(force: force) : linkNamed(force: force)
+        if temporaryName == nil, close(descriptor) != 0, failure == nil {
+            let code = errno
+            _ = withCName(destinationName) { unlinkat(folder.descriptor, $0, 0) }
+            throw .system(action: "cannot write \(destination)", errno: code)
+        }
+        if let failure {
+            if failure == EEXIST, !force { throw .destinationExists(destination) }
+            throw .system(action: force ? "cannot rename into \(destination)" : "cannot create \(destination)", errno: failure)
+        }
+        // The complete .gz is in place already; a failure here says its name
+        // may not survive a power loss.
+        if synchronous, fsync(folder.descriptor) != 0 {
+            throw .system(action: "cannot sync folder \(folder.path)", errno: errno)
+        }
+    }
+
+    /// The fallback's move into place. - Returns: `errno` on failure.
+    private func linkNamed(force: Bool) -> Int32? {
+        let name = temporaryName!
         if force {
-            guard rename(path, destination) == 0 else {
-                let code = errno
-                unlink(path)
-                throw .system(action: "cannot rename into \(destination)", errno: code)
-            }
-            if synchronous { try syncFolder(of: destination) }
-            return
+            let renamed = withCName(name) { from in
+                withCName(destinationName) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+            } == 0
+            let code = errno
+            if !renamed { unlinkTemporary() }
+            return renamed ? nil : code
         }
-        // link() fails if the destination appeared meanwhile, where rename()
+        // linkat fails if the destination appeared meanwhile, where renameat
         // would silently replace a .gz the user did not ask us to overwrite.
-        let linked = link(path, destination) == 0
+        let linked = withCName(name) { from in
+            withCName(destinationName) { linkat(folder.descriptor, from, folder.descriptor, $0, 0) }
+        } == 0
         let code = errno
-        unlink(path)
-        guard linked else {
-            if code == EEXIST { throw .destinationExists(destination) }
-            throw .system(action: "cannot create \(destination)", errno: code)
-        }
-        if synchronous { try syncFolder(of: destination) }
+        unlinkTemporary()
+        return linked ? nil : code
+    }
+
+    /// `O_TMPFILE`'s move into place: linked by its descriptor; with
+    /// `force`, to a temporary name first, then renamed over the destination.
+    /// - Returns: `errno` on failure.
+    private func linkUnnamed(force: Bool) -> Int32? {
+        #if os(Linux)
+        let source = Array("/proc/self/fd/\(descriptor)".utf8)
+        #else
+        let source: [UInt8] = []  // not reached: no O_TMPFILE (unnamedPossible)
+        #endif
+        let name = force ? TemporaryName.next() : destinationName
+        let registered = force ? temporaryFiles.insert(folder, name) : nil
+        defer { if let registered { temporaryFiles.remove(registered) } }
+        guard withCName(source, { from in
+            withCName(name) { linkat(AT_FDCWD, from, folder.descriptor, $0, AT_SYMLINK_FOLLOW) }
+        }) == 0 else { return errno }
+        guard force else { return nil }
+        let renamed = withCName(name) { from in
+            withCName(destinationName) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+        } == 0
+        let code = errno
+        if !renamed { _ = withCName(name) { unlinkat(folder.descriptor, $0, 0) } }
+        return renamed ? nil : code
     }
 
     /// Closes and removes the temporary file.
     func discard() {
         close(descriptor)
-        unlink(path)
-        temporaryFiles.remove(path)
+        unlinkTemporary()
+        temporaryFiles.remove(registration)
+    }
+
+    private func unlinkTemporary() {
+        if let temporaryName { _ = withCName(temporaryName) { unlinkat(folder.descriptor, $0, 0) } }
     }
 }
+
+/// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), a macro Swift does not import.
+#if os(Linux)
+private let unnamedFlag: Int32 = 0o20000000 | O_DIRECTORY
+#else
+private let unnamedFlag: Int32 = 0
+#endif
 
 private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(CompressionError) {
     var done = 0
@@ -118,42 +212,4 @@ private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) thro
         }
         done += count
     }
-}
-
-/// Flushes the folder holding `path` (its new entry) to the disk. The
-/// complete `.gz` is in place already; a failure says its name may not
-/// survive a power loss.
-private func syncFolder(of path: String) throws(CompressionError) {
-    let folder = parentFolder(of: path)
-    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw .system(action: "cannot sync folder \(folder)", errno: errno) }
-    defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else { throw .system(action: "cannot sync folder \(folder)", errno: errno) }
-}
-
-private func makeFolders(_ folder: String) throws(CompressionError) {
-    if isDirectory(folder) { return }
-    let parent = parentFolder(of: folder)
-    if parent != folder { try makeFolders(parent) }
-    if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-        throw .system(action: "cannot create folder \(folder)", errno: errno)
-    }
-    if !isDirectory(folder) {
-        throw .system(action: "cannot create folder \(folder)", errno: ENOTDIR)
-    }
-}
-
-func parentFolder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
-}
-
-func pathExists(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0
-}
-
-func isDirectory(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
 }

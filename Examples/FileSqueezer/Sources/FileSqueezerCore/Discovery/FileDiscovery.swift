@@ -6,16 +6,39 @@ import Musl
 import Darwin
 #endif
 
-/// What a scan of the folder found: the files to compress, and the entries
-/// left alone with the reason (shown as notes, like gzip's "ignored" lines).
+/// What a scan of the folder found: the files to compress, the entries
+/// left alone with the reason (shown as notes, like gzip's "ignored" lines),
+/// and the entries that could not be inspected (failures: always shown,
+/// counted in `--json`'s `failed`, exit status 1).
 ///
 /// ```swift
 /// let discovery = try discoverFiles(in: "logs", recursive: true, output: nil)
-/// for note in discovery.notes { print(note) }   // "link.txt: is a symbolic link - ignored"
+/// for note in discovery.notes { print(note) }        // "link.txt: is a symbolic link - ignored"
+/// for failure in discovery.failures { print(failure) } // "sub/a.txt: cannot inspect: Permission denied"
 /// ```
 public struct Discovery: Sendable {
     public var plans: [FilePlan] = []
     public var notes: [String] = []
+    /// Entries found and not compressed for a reason other than a documented
+    /// skip: each names the entry and why; the run counts them as failed.
+    ///
+    /// ```swift
+    /// for failure in discovery.failures { print("\(failure.path): \(failure.reason ?? "")") }
+    /// // "locked: cannot open the folder: Permission denied"
+    /// ```
+    public var failures: [FileOutcome] = []
+    /// Temporary files of killed runs (`.squeeze-PID-N` whose process is
+    /// gone) that discovery removed; ``notes`` says so in one line.
+    ///
+    /// ```swift
+    /// print(discovery.staleRemoved)   // ["sub/.squeeze-4242-17"]
+    /// ```
+    public var staleRemoved: [String] = []
+    /// The `--output` folder, if any (it knows the folders the run made).
+    var outputRoot: OutputFolder?
+    /// How many folders the run's `.gz` files go to that are not open yet:
+    /// each is opened on first use and then stays open (``JobLimit``).
+    var outputFoldersToOpen = 0
 }
 
 /// The folder argument itself is unusable; nothing was attempted.
@@ -47,92 +70,188 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// // photos/2024/a.jpg → /backup/photos/2024/a.jpg.gz
 /// ```
 ///
-/// It only reads: nothing is created, even under `output`. An unreadable
-/// subfolder becomes a note; only an unusable `folder` throws.
+/// Paths are in ``FileName/display(_:)`` form (`CommandLine.unsafeArgv`'s
+/// bytes through ``FileName/display(_:)``). It walks by descriptor, as fts
+/// and gzip do: each subfolder is opened relative to its parent with
+/// `O_NOFOLLOW`, listed from that descriptor, and each entry inspected with
+/// `fstatat(AT_SYMLINK_NOFOLLOW)`; the plans keep their folder open. It
+/// creates nothing, even under `output`; it removes only the temporary
+/// files of runs that were killed. An entry that
+/// vanishes while listed is left out; any other entry that cannot be
+/// inspected, opened or listed is a failure naming it. Only an unusable
+/// `folder` throws.
 ///
 /// Never follows symbolic links. Skips files already compressed by their
 /// suffix, as gzip does (`GzipFormat.compressedSuffix(of:)`: `.gz`,
-/// `.tgz`, `.taz`, `.Z`, ...), our own temporary files,
+/// `.tgz`, `.taz`, `.Z`, ...), our own temporary files (removing those of
+/// runs that were killed: ``Discovery/staleRemoved``),
 /// and, when `output` lies inside `folder`, the output folder itself.
 public func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
-    var info = stat()
-    guard stat(folder, &info) == 0 else {
-        let code = errno
-        throw code == ENOENT ? .missing(folder) : .unreadable(folder, errno: code)
+    let root: Folder
+    do {
+        root = try Folder.open(folder, shown: absolutePath(folder))
+    } catch {
+        switch error.code {
+        case ENOENT: throw .missing(folder)
+        case ENOTDIR: throw .notAFolder(folder)
+        default: throw .unreadable(folder, errno: error.code)
+        }
     }
-    guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(folder) }
-    let root = absolutePath(folder)
-    let outputRoot = output.map(absolutePath)
-    var discovery = Discovery()
-    try scan(root, relative: "", into: &discovery, recursive: recursive, root: root, outputRoot: outputRoot, isTop: true)
-    return discovery
-}
-
-private func scan(
-    _ folder: String, relative: String, into discovery: inout Discovery,
-    recursive: Bool, root: String, outputRoot: String?, isTop: Bool
-) throws(FolderError) {
-    let names: [String]
-    switch listFolder(folder) {
-    case .success(let list): names = list
-    case .failure(let failure):
-        if isTop { throw .unreadable(folder, errno: failure.code) }
-        discovery.notes.append("\(folder): cannot list the folder: \(String(cString: strerror(failure.code))) - ignored")
-        return
-    }
-    for name in names.sorted() {
-        let path = folder + "/" + name
-        let shown = relative.isEmpty ? name : relative + "/" + name
+    var scan = Scan(recursive: recursive)
+    if let output {
         var info = stat()
-        guard lstat(path, &info) == 0 else { continue }  // vanished while listing
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
-            if let suffix = GzipFormat.compressedSuffix(of: Array(name.utf8)) {
-                discovery.notes.append("\(shown): already has \(suffix) suffix - ignored")
-            } else if name.hasPrefix("."), name.contains(".gz.squeeze-") {
-                continue  // a temporary file of another run
-            } else {
-                let destinationFolder = outputRoot.map { relative.isEmpty ? $0 : $0 + "/" + relative } ?? folder
-                discovery.plans.append(FilePlan(
-                    source: path, relativePath: shown,
-                    destination: destinationFolder + "/" + name + ".gz", size: Int64(info.st_size)))
-            }
-        case S_IFDIR:
-            if path == outputRoot { continue }
-            if recursive {
-                try scan(path, relative: shown, into: &discovery, recursive: true, root: root, outputRoot: outputRoot, isTop: false)
-            } else {
-                discovery.notes.append("\(shown): is a folder (use --recursive) - ignored")
-            }
-        case S_IFLNK:
-            discovery.notes.append("\(shown): is a symbolic link - ignored")
-        default:
-            discovery.notes.append("\(shown): is not a regular file (FIFO, socket or device) - ignored")
+        let shown = absolutePath(output)
+        if withCName(FileName.bytes(output), { stat($0, &info) }) == 0 { scan.skipped = FileIdentity(info) }
+        let (root, missing) = OutputFolder.lazily(at: output, shown: shown)
+        scan.discovery.outputRoot = root
+        scan.discovery.outputFoldersToOpen += missing
+    }
+    scan.list(root, relative: "", output: scan.discovery.outputRoot ?? OutputFolder(existing: root), isTop: true)
+    if let failure = scan.topFailure { throw .unreadable(folder, errno: failure) }
+    let stale = scan.discovery.staleRemoved
+    if !stale.isEmpty {
+        scan.discovery.notes.insert(
+            "removed \(Summary.count(stale.count, "temporary file")) left by a run that was killed: "
+                + stale.joined(separator: ", "), at: 0)
+    }
+    return scan.discovery
+}
+
+/// One walk of the tree.
+private struct Scan {
+    let recursive: Bool
+    var discovery = Discovery()
+    /// The output folder, when it exists: never scanned.
+    var skipped: FileIdentity?
+    var topFailure: Int32?
+
+    init(recursive: Bool) { self.recursive = recursive }
+
+    mutating func fail(_ shown: String, _ reason: String) {
+        discovery.failures.append(FileOutcome(
+            path: shown, destination: "", status: .failed, reason: reason, bytesIn: 0, bytesOut: 0, seconds: 0))
+    }
+
+    mutating func list(_ folder: Folder, relative: String, output: OutputFolder, isTop: Bool) {
+        let names: [[UInt8]]
+        switch listFolder(folder) {
+        case .success(let list): names = list
+        case .failure(let failure):
+            if isTop { topFailure = failure.code; return }
+            fail(relative, "cannot list the folder: \(failure.text)")
+            return
         }
+        // Outputs beside their originals: the listing says which exist.
+        let listed = discovery.outputRoot == nil ? Set(names) : nil
+        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let shown = (relative.isEmpty ? "" : relative + "/") + FileName.display(name)
+            var info = stat()
+            guard withCName(name, { fstatat(folder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+                let code = errno
+                if code != ENOENT { fail(shown, "cannot inspect: \(String(cString: strerror(code)))") }
+                continue  // ENOENT: vanished while listing
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                if let suffix = GzipFormat.compressedSuffix(of: name) {
+                    discovery.notes.append("\(shown): already has \(FileName.display(suffix.utf8)) suffix - ignored")
+                } else if let writer = TemporaryName.writer(of: name) {
+                    removeIfStale(name, writer: writer, in: folder, shown: shown)
+                } else if TemporaryName.isLegacy(name) {
+                    continue  // an earlier build's temporary file (.NAME.gz.squeeze-XXXXXX): its writer is unknown
+                } else {
+                    discovery.plans.append(FilePlan(
+                        folder: folder, name: name, outputFolder: output, identity: FileIdentity(info),
+                        relativePath: shown, size: Int64(info.st_size),
+                        destinationAbsent: listed.map { !$0.contains(name + Array(".gz".utf8)) } ?? false))
+                }
+            case S_IFDIR:
+                if FileIdentity(info) == skipped { continue }
+                guard recursive else {
+                    discovery.notes.append("\(shown): is a folder (use --recursive) - ignored")
+                    continue
+                }
+                enter(name, in: folder, seen: FileIdentity(info), shown: shown, output: output)
+            case S_IFLNK:
+                discovery.notes.append("\(shown): is a symbolic link - ignored")
+            default:
+                discovery.notes.append("\(shown): is not a regular file (FIFO, socket or device) - ignored")
+            }
+        }
+    }
+
+    /// Removes a named temporary whose writer is gone (`kill -9`): no
+    /// process has its pid. A live writer's (another run, now) is left alone.
+    private mutating func removeIfStale(_ name: [UInt8], writer: pid_t, in folder: Folder, shown: String) {
+        guard writer != getpid(), kill(writer, 0) != 0, errno == ESRCH else { return }
+        if withCName(name, { unlinkat(folder.descriptor, $0, 0) }) == 0 {
+            discovery.staleRemoved.append(shown)
+        } else if errno != ENOENT {
+            discovery.notes.append("\(shown): cannot remove this temporary file of a killed run: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Opens subfolder `name` (refusing a symbolic link swapped in since it
+    /// was inspected) and lists it.
+    private mutating func enter(_ name: [UInt8], in folder: Folder, seen: FileIdentity, shown: String, output: OutputFolder) {
+        let sub: Folder
+        do {
+            sub = try Folder.open(name, in: folder)
+        } catch {
+            switch error.code {
+            case ENOENT: return  // vanished while listing
+            case ELOOP, ENOTDIR: fail(shown, "was replaced during the run (not a folder any more); left alone")
+            default: fail(shown, "cannot open the folder: \(error.text)")
+            }
+            return
+        }
+        var info = stat()
+        guard fstat(sub.descriptor, &info) == 0, FileIdentity(info) == seen else {
+            fail(shown, "was replaced during the run (another folder has its name); left alone")
+            return
+        }
+        var subOutput = OutputFolder(existing: sub)
+        if discovery.outputRoot != nil {
+            subOutput = OutputFolder(name: name, in: output)
+            discovery.outputFoldersToOpen += 1
+        }
+        list(sub, relative: shown, output: subOutput, isTop: false)
     }
 }
 
-private func listFolder(_ path: String) -> Result<[String], FolderErrno> {
-    guard let directory = opendir(path) else { return .failure(FolderErrno(code: errno)) }
+/// The names in `folder` but `.` and `..`, read from a duplicate of its descriptor.
+private func listFolder(_ folder: Folder) -> Result<[[UInt8]], Errno> {
+    let descriptor = dup(folder.descriptor)
+    guard descriptor >= 0 else { return .failure(Errno(errno)) }
+    guard let directory = fdopendir(descriptor) else {
+        let code = errno
+        close(descriptor)
+        return .failure(Errno(code))
+    }
     defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+    rewinddir(directory)
+    var names: [[UInt8]] = []
+    while true {
+        errno = 0
+        guard let entry = readdir(directory) else {
+            if errno != 0 { return .failure(Errno(errno)) }
+            break
         }
-        if name != ".", name != ".." { names.append(name) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            Array(raw.prefix { $0 != 0 })
+        }
+        if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
     }
     return .success(names)
 }
 
-private struct FolderErrno: Error { let code: Int32 }
-
 /// `path` made absolute and without a trailing slash (symlinks resolved when
-/// the path exists, so an output folder inside the input is recognised).
+/// the path exists), for messages; bytes in ``FileName/display(_:)`` form.
 func absolutePath(_ path: String) -> String {
-    if let resolved = realpath(path, nil) {
+    let bytes = FileName.bytes(path)
+    if let resolved = withCName(bytes, { realpath($0, nil) }) {
         defer { free(resolved) }
-        return String(cString: resolved)
+        return FileName.display(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
     }
     var trimmed = path
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }

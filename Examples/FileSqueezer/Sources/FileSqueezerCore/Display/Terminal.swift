@@ -21,8 +21,12 @@ import Darwin
 /// (`EPIPE`, `file-squeezer DIR | head -1`) is a SIGPIPE: it stops the run
 /// like one (``StopSignals``), whichever thread wrote.
 enum Terminal {
-    static func out(_ text: String) { write(1, text) }
-    static func error(_ text: String) { write(2, text) }
+    /// Writes `text`, with the file names in it as their raw bytes
+    /// (``FileName``'s escapes undone), as gzip prints them.
+    static func out(_ text: String) { write(1, text, rawNames: true) }
+    static func error(_ text: String) { write(2, text, rawNames: true) }
+    /// Writes `text` as the UTF-8 it is (`--json`: escapes kept, valid UTF-8).
+    static func outUTF8(_ text: String) { write(1, text, rawNames: false) }
 
     /// Whether standard output is a terminal.
     static var isInteractive: Bool { isatty(1) == 1 }
@@ -49,10 +53,15 @@ enum Terminal {
 
     private static let failures = VisibleMutex<(output: String?, outputClosed: Bool)>((nil, false))
 
-    private static func write(_ descriptor: Int32, _ text: String) {
+    private static func write(_ descriptor: Int32, _ text: String, rawNames: Bool) {
         if descriptor == 1, failures.withLock({ $0.output != nil || $0.outputClosed }) { return }
-        var text = text
-        let code = text.withUTF8 { writeAll(descriptor, $0) }
+        let code: Int32
+        if rawNames, text.unicodeScalars.contains(where: { FileName.escapes.contains($0.value) }) {
+            code = FileName.bytes(text).withUnsafeBufferPointer { writeAll(descriptor, $0) }
+        } else {
+            var text = text
+            code = text.withUTF8 { writeAll(descriptor, $0) }
+        }
         guard code != 0 else { return }
         if code == EPIPE {
             if descriptor == 1 { failures.withLock { $0.outputClosed = true } }

@@ -20,6 +20,7 @@ func compressOne(
                 read = total
             }
         }
+        outcome.bytesIn = read  // all of it: a pseudo-file's may differ from its planned size
     } catch is CancellationError {
         outcome.status = .cancelled
     } catch {
