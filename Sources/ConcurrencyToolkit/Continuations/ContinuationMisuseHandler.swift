@@ -114,18 +114,8 @@ public struct ContinuationMisuseHandler: Sendable {
     public static func bootstrap(
         _ handler: ContinuationMisuseHandler, fileID: String = #fileID, line: Int = #line
     ) {
-        let site = "\(fileID):\(line)"
-        let previous: String? = processWide.withLock { state in
-            if let earlier = state.bootstrapSite { return earlier }
-            state.handler = handler
-            state.bootstrapSite = site
-            return nil
-        }
-        if let previous {
-            preconditionFailure(
-                "ContinuationMisuseHandler.bootstrap called twice: first at \(previous), again at \(site). "
-                    + "Install the process-wide handler once; use withContinuationMisuseHandler for a scope.")
-        }
+        processWide.bootstrap(
+            handler, site: "\(fileID):\(line)", scopedAlternative: "withContinuationMisuseHandler")
     }
 
     /// The handler in effect for the current task: the innermost scope, or the
@@ -135,7 +125,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ContinuationMisuseHandler.current.report(misuse)   // rarely needed directly
     /// ```
     public static var current: ContinuationMisuseHandler {
-        (activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped) ?? processWide.withLock { $0.handler }
+        (activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped) ?? processWide.current
     }
 
     /// Delivers `misuse` to this handler.
@@ -149,12 +139,7 @@ public struct ContinuationMisuseHandler: Sendable {
 
     // MARK: - Storage
 
-    struct ProcessWide {
-        var handler: ContinuationMisuseHandler = .logToStandardError
-        var bootstrapSite: String?
-    }
-
-    static let processWide = Lock(ProcessWide())
+    static let processWide = ProcessWideHandler(Self.logToStandardError, name: "ContinuationMisuseHandler")
 
     @TaskLocal static var scoped: ContinuationMisuseHandler?
 
@@ -173,7 +158,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// Reports to `scope` if given, else to the process-wide handler.
     @usableFromInline
     static func deliver(_ misuse: ContinuationMisuse, to scope: ContinuationMisuseHandler?) {
-        let handler = scope ?? processWide.withLock { $0.handler }
+        let handler = scope ?? processWide.current
         handler.report(misuse)
     }
 }

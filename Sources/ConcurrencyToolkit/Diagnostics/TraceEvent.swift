@@ -49,6 +49,12 @@ public struct TraceEvent: Sendable, Hashable {
         /// would otherwise make every event as large as two source sites.
         indirect case continuationMisused(ContinuationMisuse)
 
+        // MARK: Stall detection
+        /// A stall report from the ``StallDetector`` (ongoing or ended),
+        /// emitted on the detector's watchdog thread into every recording
+        /// active then. Boxed like a misuse.
+        indirect case stalled(ConcurrencyStall)
+
         // MARK: Actor-split helpers
         /// A throttled or batching helper started delivering `count` values:
         /// what the handler receives (`.progress`: 1 for `ThrottledProgress`,

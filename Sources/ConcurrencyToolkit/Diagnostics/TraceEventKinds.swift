@@ -50,6 +50,8 @@ extension TraceEvent.Kind {
             .begin(.asyncSpan, name: name, details: [])
         case .marker(let name):
             .instant(.marker, name: name, closing: nil)
+        case .stalled(let stall):
+            .instant(.stall, name: "\(stall)", closing: nil)
         }
     }
 }
@@ -128,6 +130,7 @@ extension TraceTimeline.Instant.Kind {
         case .marker: Look(label: "marker", key: "marker", color: "#333333", summaryHeading: nil)
         case .misuse:
             Look(label: "continuation misuse", key: "misuse", color: "#e45756", summaryHeading: "Continuation misuse")
+        case .stall: Look(label: "stall (main actor or pool)", key: "stall", color: "#9d0208", summaryHeading: "Stalls")
         }
     }
 }

@@ -5,8 +5,9 @@ import Runtime
 /// with a symbol, `function at file:line`, leaving out the toolkit's own
 /// frames and the Swift runtime's, so the first line is the user's code.
 ///
-/// (Shared by the reports that carry a backtrace. Issue 15's stall detector
-/// symbolicates other threads' stacks; the lead folds the two files together.)
+/// (Shared by the reports that carry a backtrace: continuation creation
+/// backtraces, and the stall detector's captures of other threads' stacks,
+/// Stalls/StallSymbolication.swift.)
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 enum BacktraceSymbolication {
     /// The loaded images, listed once (listing them costs ~0.15 ms); a
@@ -16,6 +17,11 @@ enum BacktraceSymbolication {
 
     static func userFrames(of backtrace: Backtrace, skippingModule module: String, limit: Int = 8) -> [String] {
         guard let symbolicated = backtrace.symbolicated(with: ImageMap.capture()) else { return [] }
+        return userFrames(of: symbolicated, skippingModule: module, limit: limit)
+    }
+
+    /// The lines of `symbolicated`'s frames outside `module` and the Swift runtime.
+    static func userFrames(of symbolicated: SymbolicatedBacktrace, skippingModule module: String, limit: Int) -> [String] {
         let ownPrefix = "$s\(module.utf8.count)\(module)"
         var lines: [String] = []
         for frame in symbolicated.frames where lines.count < limit {

@@ -35,6 +35,8 @@ enum SampleTraces {
             TraceEvent(kind: .continuationMisused(misuse), id: 3, time: 4 * ms + ms / 2, threadID: 10),
             TraceEvent(kind: .jobFinished(failed: false), id: 1, time: 5 * ms, threadID: 10),
             TraceEvent(kind: .jobFinished(failed: true), id: 2, time: 6 * ms, threadID: 11),
+            TraceEvent(kind: .stalled(ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(300))),
+                id: 0, time: 7 * ms, threadID: 1),
             TraceEvent(kind: .spanFinished, id: 5, time: 8 * ms, threadID: 1),
         ]
         return Trace(events: events, threads: threads, duration: 10 * ms, discardedEventCount: 0)

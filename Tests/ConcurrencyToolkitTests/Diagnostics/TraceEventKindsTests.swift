@@ -21,6 +21,7 @@ import Testing
             #expect(json.contains("\"cat\":\"\(kind.look.key)\""))
         }
         #expect(trace.summary().contains("Continuation misuse: 1"))
+        #expect(trace.summary().contains("Stalls: 1\n  the main actor ran no job for 300 ms (ended)"))
     }
 
     @Test func aJobStartingEndsItsQueueWaitAndBeginsItsRun() {

@@ -1,0 +1,33 @@
+extension StallDetector {
+    /// Runs `operation` with the detector running at `threshold` and every
+    /// stall report made meanwhile sent to `report`: the testing module's
+    /// recorders are built on it.
+    ///
+    /// ```swift
+    /// let value = await StallDetector.recording(threshold: .milliseconds(200), report: { stalls.append($0) }) {
+    ///     await work()
+    /// }
+    /// ```
+    ///
+    /// Before `operation` starts, it waits until the probes run (so a stall
+    /// at its very beginning is seen; up to 2 s for the main actor, which a
+    /// process might never drain); after it returns, it waits two looks of
+    /// the watchdog, so a stall that ended just before is reported as ended.
+    package static func recording<Result>(
+        threshold: Duration, report: @escaping @Sendable (ConcurrencyStall) -> Void,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        let interval = min(defaultProbeInterval, threshold / 8)
+        let demand = StallMonitor.shared.addDemand(.init(threshold: threshold, interval: interval))
+        defer { StallMonitor.shared.removeDemand(demand) }
+        return try await ConcurrencyStallHandler.withScope(
+            .custom(report), minimumDuration: threshold, isolation: isolation
+        ) {
+            await StallMonitor.shared.watchdog?.waitUntilProbesRun()
+            let result = try await operation()
+            await StallMonitor.shared.watchdog?.waitForLooks(2)
+            return result
+        }
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the main actor or the cooperative pool not running jobs — a
+/// blocking call on the main actor, every pool thread stuck in a
+/// `read`, a lock or a long loop — in any code, and reports each
+/// ``ConcurrencyStall`` with the blocking threads' stacks.
+///
+/// ```swift
+/// @main struct Server {
+///     static func main() async throws {
+///         StallDetector.start()                 // 250 ms threshold, a look every 100 ms
+///         defer { StallDetector.stop() }
+///         try await runServer()
+///     }
+/// }
+/// ```
+///
+/// A watchdog thread (a plain thread, outside the pool) sends a probe job to
+/// the main actor and one to the pool every `probeInterval`; a probe not
+/// started within `threshold` is a stall, which lasts until the probe runs.
+/// Each stall is reported while it lasts (once, with the blocking threads'
+/// stacks, captured then) and when it ends, to the ``ConcurrencyStallHandler``
+/// (by default, a `CONCURRENCY STALL:` block on standard error). A stall is
+/// seen within `threshold` + 2 × `probeInterval`.
+///
+/// The main actor is watched once its first probe ran: a program whose main
+/// thread never drains the main queue (a command-line tool that never
+/// suspends on the main actor) has no main-actor stalls to report.
+///
+/// Cost: nothing until started; then two probe jobs per interval and no
+/// allocation per probe (Documentation/StallDetection.md has the figures).
+public enum StallDetector {
+    /// The default threshold, 250 ms: what Apple's tools call a hang.
+    ///
+    /// ```swift
+    /// StallDetector.start(threshold: StallDetector.defaultThreshold * 2)
+    /// ```
+    public static let defaultThreshold: Duration = .milliseconds(250)
+    /// The default time between two probes, 100 ms.
+    ///
+    /// ```swift
+    /// StallDetector.start(probeInterval: StallDetector.defaultProbeInterval / 2)
+    /// ```
+    public static let defaultProbeInterval: Duration = .milliseconds(100)
+
+    /// Starts the detector for the process, reporting to the process-wide
+    /// ``ConcurrencyStallHandler`` every stall of at least `threshold`.
+    ///
+    /// ```swift
+    /// StallDetector.start(threshold: .milliseconds(500))
+    /// ```
+    ///
+    /// Idempotent: starting a running detector changes its threshold and
+    /// interval and does nothing else. The probe interval is at most a
+    /// quarter of the threshold.
+    public static func start(threshold: Duration = defaultThreshold, probeInterval: Duration = defaultProbeInterval) {
+        StallMonitor.shared.setProcessDemand(StallMonitor.Demand(threshold: threshold, interval: probeInterval))
+    }
+
+    /// Stops the detector started by ``start(threshold:probeInterval:)``:
+    /// the watchdog thread and the probe tasks end within one probe
+    /// interval. A stall still lasting is not reported as ended.
+    ///
+    /// ```swift
+    /// StallDetector.stop()
+    /// ```
+    ///
+    /// Idempotent: stopping a stopped detector does nothing. While a testing
+    /// helper (`withConcurrencyStallsRecorded`) records, the detector runs on
+    /// for it, but the process-wide handler gets no more reports.
+    public static func stop() {
+        StallMonitor.shared.setProcessDemand(nil)
+    }
+
+    /// Whether the detector runs (for the process or for a testing helper).
+    ///
+    /// ```swift
+    /// if !StallDetector.isRunning { StallDetector.start() }
+    /// ```
+    public static var isRunning: Bool { StallMonitor.shared.isRunning }
+
+    /// The signal used to capture a blocking thread's stack (Linux): by
+    /// default `SIGPROF`, the one signal besides the synchronous ones that
+    /// libdispatch leaves unblocked in its worker threads. Set it before the
+    /// first start; the handler, once installed, stays installed and chains
+    /// every signal it did not send to the handler installed before it.
+    ///
+    /// ```swift
+    /// StallDetector.captureSignal = SIGUSR2   // if the program profiles with SIGPROF (the main actor only, then)
+    /// StallDetector.start()
+    /// ```
+    ///
+    /// A blocked thread receives one signal per stall: a system call that
+    /// the kernel does not restart (`nanosleep`, `sem_wait`, `usleep`)
+    /// returns early with `EINTR`, as it would under a profiler. A thread
+    /// that blocks this signal cannot be captured and is left out: with any
+    /// other signal than `SIGPROF`, that is every pool thread on Linux.
+    public static var captureSignal: Int32 {
+        get { StallMonitor.shared.signal }
+        set { StallMonitor.shared.signal = newValue }
+    }
+}

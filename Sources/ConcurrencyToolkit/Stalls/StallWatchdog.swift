@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+
+/// The detector's thread: a plain pthread, outside the cooperative pool (so
+/// a blocked pool cannot block it), that every probe interval sends a probe
+/// to the main actor and one to the pool at each of the priorities
+/// ``poolPriorities``, turns late probes into stall
+/// reports (``StallTracker``), blames the blocking threads
+/// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
+///
+/// ```swift
+/// let watchdog = StallWatchdog(configuration: .init(threshold: 250_000_000, interval: 100_000_000), signal: SIGPROF)
+/// watchdog.start()
+/// watchdog.stop()
+/// ```
+final class StallWatchdog: Sendable {
+    struct Configuration: Equatable, Sendable {
+        /// Nanoseconds a probe may wait before it is a stall.
+        var threshold: UInt64
+        /// Nanoseconds between two looks.
+        var interval: UInt64
+        /// The process-wide handler's threshold, when the process started the detector.
+        var processThreshold: Duration? = nil
+    }
+
+    let configuration: Lock<Configuration>
+    private let signal: Int32
+    private let mainProbe = StallProbe()
+    /// On Linux each priority has its threads (a Dispatch root queue per
+    /// quality of service): blocking every `.high` thread leaves `.medium`
+    /// jobs running, and the other way round. So the pool is probed at each.
+    /// `.background` is left out: work there is expected to wait.
+    static let poolPriorities: [TaskPriority] = [.high, .medium, .low]
+    private let poolProbes = poolPriorities.map { _ in StallProbe() }
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    /// Looks completed, for ``settle()``.
+    let cycles = Atomic<UInt64>(0)
+
+    init(configuration: Configuration, signal: Int32) {
+        self.configuration = Lock(configuration)
+        self.signal = signal
+    }
+
+    func start() {
+        let mainProbe = mainProbe
+        // The main probe answers only once the main actor runs it: a process
+        // whose main thread never drains the main queue has no main-actor stalls.
+        Task { @MainActor in await mainProbe.serve(isolation: MainActor.shared) }
+        for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
+            Task.detached(priority: priority) { await probe.serve(isolation: nil) }
+        }
+        Self.spawnThread { [self] in run() }
+    }
+
+    /// Asks the thread to end (within one look) and ends the probe tasks.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wake.signal()
+    }
+
+    var mainAnswered: Bool { mainProbe.status.answered != nil }
+    var poolAnswered: Bool { poolProbes.allSatisfy { $0.status.answered != nil } }
+
+    /// Wakes the thread for a look now (after a configuration change).
+    func poke() { wake.signal() }
+
+    /// A probe, what it watches, and what the watchdog remembers about it.
+    private struct Watched {
+        let probe: StallProbe
+        let kind: ConcurrencyStall.Kind
+        let priority: TaskPriority?
+        var tracker = StallTracker()
+        var action = StallTracker.Action.none
+        /// The threads blamed for its ongoing stall.
+        var blamed: [ConcurrencyStall.BlockedThread] = []
+    }
+
+    private func run() {
+        let blame = StallBlame(signal: signal)
+        var watched = [Watched(probe: mainProbe, kind: .mainActorBlocked, priority: nil)]
+        for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
+            watched.append(Watched(probe: probe, kind: .cooperativePoolBlocked, priority: priority))
+        }
+        // A look allocates nothing unless it reports: fixed arrays, indices.
+        while !stopping.load(ordering: .relaxed) {
+            let config = configuration.withLock { $0 }
+            // Every probe is looked at before anything slow (blaming), so no
+            // look is delayed by another's.
+            var anyOngoing = false
+            for index in watched.indices {
+                let status = watched[index].probe.status
+                let action = watched[index].tracker.observe(
+                    pendingSince: status.pendingSince, answered: status.answered,
+                    now: MonotonicClock.now, threshold: config.threshold)
+                watched[index].action = action
+                if case .reportOngoing = action { anyOngoing = true }
+                // Only after a look that saw no probe on its way: a probe
+                // answered later must be seen by the next look before
+                // another probe replaces its answer.
+                if status.pendingSince == nil { _ = watched[index].probe.send(now: MonotonicClock.now) }
+            }
+            if anyOngoing {
+                let kinds = Set(watched.filter { if case .reportOngoing = $0.action { true } else { false } }.map(\.kind))
+                let threads = blame.blockingThreads(for: kinds)
+                for index in watched.indices {
+                    if case .reportOngoing = watched[index].action { watched[index].blamed = threads[watched[index].kind] ?? [] }
+                }
+            }
+            for index in watched.indices {
+                let entry = watched[index]
+                switch entry.action {
+                case .none:
+                    break
+                case .reportOngoing(let serial, let waited):
+                    report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: true, threads: entry.blamed, config)
+                case .reportEnded(let serial, let waited):
+                    // No threads for a stall not seen while it lasted.
+                    let threads = entry.tracker.ongoing == nil ? entry.blamed : []
+                    watched[index].blamed = []
+                    report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: false, threads: threads, config)
+                }
+            }
+            cycles.add(1, ordering: .relaxed)
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
+        }
+        mainProbe.stop()
+        for probe in poolProbes { probe.stop() }
+    }
+
+    private func report(
+        _ kind: ConcurrencyStall.Kind, _ priority: TaskPriority?, serial: UInt64, waited: UInt64, ongoing: Bool,
+        threads: [ConcurrencyStall.BlockedThread], _ config: Configuration
+    ) {
+        var stall = ConcurrencyStall(
+            kind: kind, duration: .nanoseconds(Int64(clamping: waited)), isOngoing: ongoing, threads: threads)
+        stall.serial = serial
+        stall.priority = priority
+        ConcurrencyStallHandler.deliver(stall, processThreshold: config.processThreshold)
+    }
+
+    // MARK: - The thread
+
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private static func spawnThread(_ run: @escaping @Sendable () -> Void) {
+        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let created = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            body.run()
+            return nil
+        }, body)
+        precondition(created == 0, "StallDetector: pthread_create failed (\(created))")
+        #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+    }
+}
+
+extension StallWatchdog {
+    /// Returns once the pool probe has answered, and the main probe too (or
+    /// after 2 s without it: a process that never drains the main queue).
+    func waitUntilProbesRun() async {
+        let start = MonotonicClock.now
+        while MonotonicClock.now &- start < 2_000_000_000 {
+            if poolAnswered && mainAnswered { return }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Returns after the watchdog has looked `count` more times (or 5 s).
+    func waitForLooks(_ count: UInt64) async {
+        let target = cycles.load(ordering: .relaxed) + count + 1
+        let start = MonotonicClock.now
+        while cycles.load(ordering: .relaxed) < target && MonotonicClock.now &- start < 5_000_000_000 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

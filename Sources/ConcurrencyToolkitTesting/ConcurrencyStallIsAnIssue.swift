@@ -1,0 +1,99 @@
+import ConcurrencyToolkit
+import Testing
+
+/// A Swift Testing trait that runs each test with the stall detector on and
+/// records every `ConcurrencyStall` that happened during it as an issue, so
+/// a test that blocks the main actor or the cooperative pool fails instead
+/// of only running slowly.
+///
+/// ```swift
+/// @Test(.concurrencyStallIsAnIssue)
+/// func importDoesNotBlockThePool() async throws {
+///     try await importer.importLibrary(at: fixtures)   // a blocking read on the pool would fail this test
+/// }
+///
+/// @Suite(.concurrencyStallIsAnIssue(threshold: .milliseconds(500)), .serialized)
+/// struct ImporterTests { ... }
+/// ```
+///
+/// The issue's headline is the stall itself ("Caught error: the cooperative
+/// pool started no job for 512 ms (ended)" and the blocking frames), and
+/// `issue.error` is the `ConcurrencyStall`, recorded after the test body
+/// returns (or throws). Stalls belong to the process, not to a test: a
+/// stall caused by another test running at the same time is recorded too,
+/// so use the trait on serialized suites, or on tests that run alone.
+public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
+    /// The shortest stall recorded.
+    ///
+    /// ```swift
+    /// #expect(ConcurrencyStallIsAnIssue().threshold == StallDetector.defaultThreshold)
+    /// ```
+    public var threshold: Duration
+
+    /// Applies to every test in a suite it is attached to, nested suites included.
+    ///
+    /// ```swift
+    /// @Suite(.concurrencyStallIsAnIssue) struct ImportTests { @Suite struct Large { ... } }
+    /// ```
+    public var isRecursive: Bool { true }
+
+    /// Creates the trait; usually spelled `.concurrencyStallIsAnIssue`.
+    ///
+    /// ```swift
+    /// @Test(ConcurrencyStallIsAnIssue(threshold: .seconds(1))) func bulkImport() async throws { ... }
+    /// ```
+    public init(threshold: Duration = StallDetector.defaultThreshold) {
+        self.threshold = threshold
+    }
+
+    /// One scope per test case. The testing library calls this; you do not.
+    ///
+    /// ```swift
+    /// @Test(.concurrencyStallIsAnIssue, arguments: [1, 2]) func imports(_ n: Int) async { ... }  // a scope per argument
+    /// ```
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test with stalls recorded, then records each as an issue.
+    /// The testing library calls this; a test can call it to check the trait itself.
+    ///
+    /// ```swift
+    /// try await ConcurrencyStallIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
+    /// ```
+    ///
+    /// If the test throws, the error propagates after the stalls are recorded.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let (outcome, stalls) = await withConcurrencyStallsRecorded(threshold: threshold) {
+            do {
+                try await function()
+                return Result<Void, any Error>.success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        for stall in stalls {
+            Issue.record(stall)
+        }
+        try outcome.get()
+    }
+}
+
+extension Trait where Self == ConcurrencyStallIsAnIssue {
+    /// Records every stall of the main actor or the pool during the test
+    /// (of at least `StallDetector.defaultThreshold`) as an issue.
+    ///
+    /// ```swift
+    /// @Test(.concurrencyStallIsAnIssue) func rendersOffTheMainActor() async { ... }
+    /// ```
+    public static var concurrencyStallIsAnIssue: Self { Self() }
+
+    /// Records every stall of at least `threshold` during the test as an issue.
+    ///
+    /// ```swift
+    /// @Test(.concurrencyStallIsAnIssue(threshold: .milliseconds(100))) func scrollsSmoothly() async { ... }
+    /// ```
+    public static func concurrencyStallIsAnIssue(threshold: Duration) -> Self { Self(threshold: threshold) }
+}

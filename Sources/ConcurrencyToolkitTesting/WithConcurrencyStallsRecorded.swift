@@ -1,0 +1,50 @@
+import ConcurrencyToolkit
+
+/// Runs `operation` with the stall detector on and returns its result
+/// together with every `ConcurrencyStall` of at least `threshold` that
+/// happened while it ran: one entry per stall, its final (ended) report.
+///
+/// ```swift
+/// @Test @MainActor func thumbnailsDoNotBlockTheMainActor() async throws {
+///     let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+///         await gallery.loadThumbnails()
+///     }
+///     #expect(stalls.isEmpty, "\(stalls)")
+/// }
+/// ```
+///
+/// It starts the detector if it is not running (and stops it after, unless
+/// the process started it too), waits until the detector's probes run, runs
+/// `operation`, then waits two probe intervals so a stall that ended just
+/// before is reported as ended. A stall still lasting then is returned as
+/// its ongoing report (`isOngoing` is `true`).
+///
+/// Stalls belong to the process, not to a task: a stall caused by another
+/// test running in parallel is recorded too. Run stall-sensitive tests
+/// serialized, or check the backtrace for your own functions.
+public func withConcurrencyStallsRecorded<Result>(
+    threshold: Duration = StallDetector.defaultThreshold,
+    isolation: isolated (any Actor)? = #isolation,
+    _ operation: () async throws -> Result
+) async rethrows -> (result: Result, stalls: [ConcurrencyStall]) {
+    let recorded = Lock<[ConcurrencyStall]>([])
+    let result = try await StallDetector.recording(
+        threshold: threshold, report: { stall in recorded.withLock { $0.append(stall) } },
+        isolation: isolation, operation: operation)
+    return (result, recorded.withLock { $0 }.finalReports())
+}
+
+extension [ConcurrencyStall] {
+    /// One report per stall, the last one made (the ended one, when it ended), in order.
+    func finalReports() -> [ConcurrencyStall] {
+        var result: [ConcurrencyStall] = []
+        for stall in self {
+            if let index = result.lastIndex(where: { $0.kind == stall.kind && $0.priority == stall.priority && $0.serial == stall.serial }) {
+                result[index] = stall
+            } else {
+                result.append(stall)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,53 @@
+@testable import ConcurrencyToolkit
+import ConcurrencyToolkitTesting
+import Dispatch
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The trait and the recorder against a real stall: the main actor blocked
+/// for 800 ms (long enough for the watchdog to look while it lasts, even on a
+/// loaded machine). (It delays this process's other main-actor work by as much;
+/// the detector's own end-to-end tests run in child processes.)
+@Suite(.serialized) struct ConcurrencyStallIsAnIssueTests {
+    @Test func aStallDuringTheTestIsRecordedAsAnIssue() async throws {
+        let test = try #require(Test.current)
+        let named = Lock(false)
+        try await withKnownIssue {
+            try await ConcurrencyStallIsAnIssue(threshold: .milliseconds(150)).provideScope(for: test, testCase: nil) {
+                await MainActor.run { holdTheMainActor(milliseconds: 800) }
+            }
+        } matching: { issue in
+            // Stalls belong to the process: a test running alongside may add
+            // its own. Every stall is an issue; ours must be among them.
+            guard let stall = issue.error as? ConcurrencyStall else { return false }
+            #if os(Linux)
+            let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+            if stall.kind == .mainActorBlocked, underThreadSanitizer { named.withLock { $0 = true } }  // no stacks there
+            if stall.kind == .mainActorBlocked, stall.backtrace.contains(where: { $0.contains("holdTheMainActor(milliseconds:)") }) {
+                named.withLock { $0 = true }
+            }
+            #else
+            if stall.kind == .mainActorBlocked { named.withLock { $0 = true } }
+            #endif
+            return true
+        }
+        #expect(named.withLock { $0 })
+    }
+
+    @Test func theRecorderReturnsTheResult() async {
+        let (value, _) = await withConcurrencyStallsRecorded(threshold: .seconds(5)) { 42 }
+        #expect(value == 42)
+        #expect(ConcurrencyStallIsAnIssue().threshold == StallDetector.defaultThreshold)
+    }
+}
+
+/// Blocks the calling thread (a loop: a capture signal may end a `usleep` early).
+@inline(never)
+func holdTheMainActor(milliseconds: Int) {
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+    while DispatchTime.now().uptimeNanoseconds < end { usleep(5_000) }
+}

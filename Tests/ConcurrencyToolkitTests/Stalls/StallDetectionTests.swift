@@ -1,0 +1,146 @@
+@testable import ConcurrencyToolkit
+import ConcurrencyToolkitTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The detector end to end, each test in a child process of its own.
+@Suite struct StallDetectionTests {
+    #if os(Linux)
+    @Test func blockedMainActorIsOneStallNamingTheFunction() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                    await MainActor.run { blockTheMainActorFor400ms() }
+                }
+                writeStallLines(stalls)
+            })
+        let stalls = RecordedStall.parse(result.standardErrorContent)
+        let main = stalls.filter { $0.kind == "mainActorBlocked" }
+        #expect(main.count == 1, "\(stalls)")
+        #expect(main.first?.isOngoing == false, "\(stalls)")
+        #expect((main.first?.milliseconds ?? 0) >= 300, "\(stalls)")
+        // ThreadSanitizer defers signals and its runtime frames stop the
+        // unwinder: there the stall is detected, its stacks are not taken.
+        guard !runsUnderThreadSanitizer else { return }
+        #expect(main.first?.frames.contains { $0.contains("blockThread(milliseconds:)") } == true, "\(stalls)")
+        #expect(main.first?.frames.contains { $0.contains("blockTheMainActorFor400ms()") } == true, "\(stalls)")
+    }
+
+    @Test func blockedPoolIsAStallNamingTheFunction() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                    await withTaskGroup(of: Void.self) { group in
+                        for _ in 0..<activeProcessorCount { group.addTask { blockEveryPoolThread() } }
+                    }
+                }
+                writeStallLines(stalls)
+            })
+        let stalls = RecordedStall.parse(result.standardErrorContent)
+        let pool = stalls.filter { $0.kind == "cooperativePoolBlocked" }
+        #expect(pool.count >= 1, "\(stalls)")
+        guard !runsUnderThreadSanitizer else { return }
+        #expect(pool.contains { $0.frames.contains { $0.contains("blockEveryPoolThread()") } }, "\(stalls)")
+        #expect(pool.allSatisfy { !$0.isOngoing }, "\(stalls)")
+        // On Linux an async main hands the main queue to the pool's workers
+        // (dispatch_main), so a blocked pool stalls the main actor too.
+    }
+
+    @Test func aStallIsATraceEventInTheActiveRecording() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let (_, trace) = await withTraceRecording {
+                    await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                        await MainActor.run { blockTheMainActorFor400ms() }
+                    }
+                }
+                writeToStandardError(trace.summary())
+                writeToStandardError(trace.chromeTraceJSON())
+                writeToStandardError(trace.svgTimeline())
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("Stalls: "), "\(text)")
+        #expect(text.contains("the main actor ran no job for"), "\(text)")
+        #expect(text.contains("\"stall\""), "the JSON category: \(text)")
+        #expect(text.contains("stall (main actor or pool)"), "the SVG legend: \(text)")
+    }
+
+    @Test func startedForTheProcessItWritesTheBlockAndTracesEveryRecording() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                StallDetector.start(threshold: .milliseconds(200))
+                StallDetector.start(threshold: .milliseconds(200))  // idempotent
+                let recorder = TraceRecorder()
+                await recorder.record {
+                    await StallMonitor.shared.watchdog?.waitUntilProbesRun()
+                    await MainActor.run { blockTheMainActorFor400ms() }
+                    // Until the end is reported (within two looks; 5 s on a loaded machine).
+                    for _ in 0..<100 {
+                        let ended = recorder.trace.events.contains { event in
+                            if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
+                        }
+                        if ended { break }
+                        try? await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                let trace = recorder.trace
+                StallDetector.stop()
+                StallDetector.stop()  // idempotent
+                writeToStandardError(StallDetector.isRunning ? "STILL RUNNING\n" : "STOPPED\n")
+                writeToStandardError(trace.summary())
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("CONCURRENCY STALL: the main actor ran no job for"), "\(text)")
+        #expect(text.contains("(ended)"), "\(text)")
+        #expect(text.contains("Stalls: "), "\(text)")
+        #expect(text.contains("STOPPED"), "\(text)")
+    }
+
+    @Test func wellBehavedWorkIsNoStall() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                // A generous threshold: a loaded machine alone delays probes by
+                // a few hundred ms; the blocking calls would stall for 1.5 s.
+                let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .seconds(1)) {
+                    await wellBehavedWork()
+                }
+                writeStallLines(stalls)
+                writeToStandardError("DONE\n")
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("DONE"))
+        #expect(RecordedStall.parse(result.standardErrorContent).isEmpty, "\(text)")
+    }
+    #endif
+}
+
+/// Async sleeps, blocking calls on a BlockingExecutor, and a pool kept busy
+/// by tasks that yield, 1.5 s each: the pool and the main actor stay
+/// responsive. (The same blocking calls run on the pool would block both of
+/// its threads for 3 s.)
+func wellBehavedWork() async {
+    let executor = BlockingExecutor(width: 2, label: "stall-test")
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<4 {
+            group.addTask { try? await Task.sleep(for: .milliseconds(1_500)) }
+            group.addTask { _ = try? await executor.run { blockThread(milliseconds: 1_500) } }
+            group.addTask {
+                let end = MonotonicClock.now + 1_500_000_000
+                var spins = 0
+                while MonotonicClock.now < end {
+                    for _ in 0..<10_000 { spins &+= 1 }
+                    await Task.yield()
+                }
+            }
+        }
+        group.addTask { await mainActorNaps() }
+    }
+}
+
+@MainActor func mainActorNaps() async {
+    for _ in 0..<75 { try? await Task.sleep(for: .milliseconds(20)) }
+}
