@@ -46,5 +46,37 @@ extension EndToEnd {
                 #expect(line.count < 20, "a live line wider than the terminal wraps and leaves fragments: \(line.debugDescription)")
             }
         }
+
+        @Test("a terminal narrowed mid-run: the bars are redrawn at the new width",
+              .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+        func resizedTerminal() throws {
+            let scratch = try Scratch()
+            let folder = try Self.slowFolder(scratch)
+            // Wide at the start; once live lines are drawn, the terminal is
+            // narrowed (the kernel sends SIGWINCH to the foreground group on
+            // TIOCSWINSZ; the explicit kill makes sure it arrives) and a
+            // marker goes into the same output stream.
+            let command = """
+                stty cols 100 rows 10; TERM=xterm \(SqueezerProcess.binary.path) --level 9 --jobs 2 \(folder) & \
+                pid=$!; sleep 0.6; stty cols 30; kill -WINCH $pid; echo RESIZED-MARK; wait $pid
+                """
+            let result = try runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
+            let output = String(decoding: result.output, as: UTF8.self)
+            #expect(result.status == 0)
+            let parts = output.components(separatedBy: "RESIZED-MARK")
+            try #require(parts.count == 2, "no marker in: \(output.debugDescription)")
+            func barLines(_ text: String) -> [Substring] {
+                text.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "\n", options: .regularExpression)
+                    .split(whereSeparator: \.isNewline).filter { $0.contains("[#") || $0.contains("[.") }
+            }
+            let before = barLines(parts[0]), after = barLines(parts[1])
+            #expect(before.contains { $0.count >= 30 }, "the wide terminal's lines: \(before)")
+            // The frame in flight when the size changed may still be wide;
+            // every frame after it fits the new width.
+            #expect(after.count > 3, "no live lines after the resize: \(parts[1].debugDescription)")
+            for line in after.dropFirst(3) {
+                #expect(line.count < 30, "a line drawn after the resize is wider than the terminal: \(line.debugDescription)")
+            }
+        }
     }
 }
