@@ -137,11 +137,25 @@ public struct FileCompressor: Sendable {
         GzipFormat.trailer(crc: crc, size: length).withUnsafeBytes { buffer.append($0) }
         try output.write(buffer.bytes)
         written += Int64(buffer.count)
-        try source.checkRead(length)
 
-        handedOver = true  // commit removes the temporary file itself if it fails
-        try output.commit(keeping: source.original, force: force, synchronous: synchronous)
+        handedOver = true  // end(_:_:bytesRead:) leaves nothing behind when it fails
+        try end(source, output, bytesRead: length)
         return written
+    }
+
+    /// The end of every file, whole or in segments, once its trailer is
+    /// written: checks that the `bytesRead` bytes were all of the original
+    /// (``SourceFile/checkRead(_:)``: it did not change), then moves the
+    /// output into place. Nothing is left behind when it throws.
+    func end(_ source: SourceFile, _ output: TemporaryOutput, bytesRead: Int64) throws(CompressionError) {
+        do {
+            try source.checkRead(bytesRead)
+        } catch {
+            output.discard()
+            throw error
+        }
+        // commit removes the temporary file itself if it fails.
+        try output.commit(keeping: source.original, force: force, synchronous: synchronous)
     }
 
     /// The start of every file, whole or in segments: opens the original

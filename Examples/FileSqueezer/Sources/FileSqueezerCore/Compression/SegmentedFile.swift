@@ -54,7 +54,7 @@ final class SegmentedFile: Sendable {
     let segmentCount: Int
     /// This file's segment 0 in the window's numbering; `nil` when the
     /// caller holds one window slot for the whole file (a one-segment file in
-    /// a batch, see ``SegmentedCompression``) and releases it itself.
+    /// a batch of small files) and releases it itself.
     let firstSegment: Int?
     private let compressor: FileCompressor
     private let events: any CompressionEvents
@@ -263,16 +263,9 @@ final class SegmentedFile: Sendable {
             opened.output.discard()
         case .commit(let opened, let bytesRead, let written):
             do {
-                try opened.source.checkRead(bytesRead)
-                do {
-                    try opened.output.commit(
-                        keeping: opened.source.original, force: compressor.force, synchronous: compressor.synchronous)
-                    bytesOut = written
-                } catch {
-                    failure = String(describing: error)
-                }
+                try compressor.end(opened.source, opened.output, bytesRead: bytesRead)
+                bytesOut = written
             } catch {
-                opened.output.discard()
                 failure = String(describing: error)
             }
         }
@@ -281,12 +274,9 @@ final class SegmentedFile: Sendable {
     }
 
     private func report(_ ending: Machine.Ending) {
-        let status: FileOutcome.Status = ending.failure != nil ? .failed : ending.cancelled ? .cancelled : .compressed
         let outcome = FileOutcome(
-            path: plan.relativePath, destination: plan.destination, status: status,
-            reason: status == .failed ? ending.failure : nil,
-            bytesIn: status == .compressed ? ending.bytesWritten : plan.size,
-            bytesOut: status == .compressed ? ending.bytesOut : 0, seconds: ending.busy.seconds)
+            plan, failure: ending.failure, cancelled: ending.cancelled, bytesRead: ending.bytesWritten,
+            bytesOut: ending.bytesOut, busy: ending.busy)
         events.finished(file: index, outcome: outcome, unread: plan.size - ending.bytesWritten)
     }
 }
