@@ -8,7 +8,7 @@ import ConcurrencyToolkit
 ///                          window: window, firstSegment: 0, finishes: finishes)
 /// // from any number of jobs, each segment once, each after window.enter(file.firstSegment! + k)
 /// // (or, with `firstSegment: nil`, inside a window slot the caller holds and releases):
-/// file.compressSegment(k, workspaces: workspaces, isCancelled: { context.isCancelled })
+/// file.compressSegment(k, deflaters: deflaters, isCancelled: { context.isCancelled })
 /// // and in the task that owns `finishes`:
 /// while let file = await finishes.next() { file.finish() }
 /// ```
@@ -80,13 +80,13 @@ final class SegmentedFile: Sendable {
     /// Compresses segment `segment` where the caller runs (blocking), then
     /// hands the result over; the caller may end up writing the ready
     /// segments and finishing the file. Never throws: every ending is a result.
-    func compressSegment(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) {
+    func compressSegment(_ segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) {
         let start = ContinuousClock.now
         // The result goes straight into the machine (a temporary, not a
         // local): this frame must not keep its output alive while it drains,
         // or the window's bound on compressed segments would not hold.
         let elected = deposit(
-            segment, result(of: segment, workspaces: workspaces, isCancelled: isCancelled),
+            segment, result(of: segment, deflaters: deflaters, isCancelled: isCancelled),
             busy: ContinuousClock.now - start)
         if elected { drain() }
     }
@@ -114,9 +114,9 @@ final class SegmentedFile: Sendable {
         segmentCount == 1 ? "compress \(plan.relativePath)" : "compress \(plan.relativePath) \(segment + 1)/\(segmentCount)"
     }
 
-    private func result(of segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) -> SegmentResult {
+    private func result(of segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) -> SegmentResult {
         do {
-            return try span(spanName(segment)) { try compress(segment, workspaces: workspaces, isCancelled: isCancelled) }
+            return try span(spanName(segment)) { try compress(segment, deflaters: deflaters, isCancelled: isCancelled) }
         } catch is CancellationError {
             return .cancelled
         } catch {
@@ -124,12 +124,12 @@ final class SegmentedFile: Sendable {
         }
     }
 
-    private func compress(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) throws -> SegmentResult {
+    private func compress(_ segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) throws -> SegmentResult {
         if isCancelled() { throw CancellationError() }
         guard let source = try openIfNeeded() else { return .skipped }
         let range = compressor.segmentRange(segment, ofSize: plan.size)
-        return try workspaces.withWorkspace { workspace in
-            let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64, counted: window.outputs)
+        return try deflaters.withDeflater { deflater in
+            let output = ByteBuffer(capacity: deflater.stream.bound(range.count) + 64, counted: window.outputs)
             if segment == 0 { compressor.header(for: source).withUnsafeBytes { output.append($0) } }
             // Polled before every chunk: a sibling segment's failure (or
             // cancellation) stops this one too, instead of it reading and
@@ -147,9 +147,9 @@ final class SegmentedFile: Sendable {
                 if segmentCount == 1 {
                     // A whole file in one segment is read to its end, whatever
                     // its size said (pseudo-files: SourceFile.checkRead).
-                    (crc, length) = try workspace.deflateToEnd(of: source, into: output, isCancelled: stop, afterChunk: { _ in })
+                    (crc, length) = try deflater.deflateToEnd(of: source, into: output, isCancelled: stop, afterChunk: { _ in })
                 } else {
-                    crc = try workspace.deflate(
+                    crc = try deflater.deflate(
                         range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
                         isCancelled: stop, afterChunk: { _ in })
                 }

@@ -3,7 +3,7 @@ import ConcurrencyToolkit
 /// Compresses one file where the caller runs, reports its progress and
 /// outcome through `channels`, and turns every ending — success, failure,
 /// cancellation — into a ``FileOutcome``.
-func compressOne(
+func compressWholeFile(
     _ index: Int, _ plan: FilePlan, with compressor: FileCompressor, channels: RunChannels,
     isCancelled: () -> Bool
 ) -> FileOutcome {

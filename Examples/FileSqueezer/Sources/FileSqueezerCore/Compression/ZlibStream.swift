@@ -4,7 +4,7 @@ import CZlib
 /// reusable: ``reset(dictionary:)`` starts a new stream on the same state.
 ///
 /// ```swift
-/// let deflater = try RawDeflater(level: 6)
+/// let deflater = try ZlibStream(level: 6)
 /// let output = ByteBuffer(capacity: 64 * 1024)
 /// try deflater.reset(dictionary: previous32KiB)        // prime with the bytes before this segment
 /// try deflater.compress(chunk, ending: .none, into: output)
@@ -20,7 +20,7 @@ import CZlib
 /// The `z_stream` lives in memory allocated once here: zlib keeps a pointer
 /// back to it inside its internal state, so it must never move after init
 /// (a Swift struct stored property could). Not thread-safe: one thread at a time.
-final class RawDeflater {
+final class ZlibStream {
     /// How the input handed to ``compress(_:ending:into:)`` ends the stream.
     enum Ending: Sendable {
         /// More input follows.
