@@ -79,7 +79,7 @@ struct FileCompressorTests {
     func invalidLevel() throws {
         // Before the fix the failed init freed the z_stream and then deinit
         // ended and freed it again: a double free that aborts the process.
-        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) { try RawDeflater(level: 10) }
+        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) { try ZlibStream(level: 10) }
         #expect(CompressionError.zlib(status: Z_STREAM_ERROR).description == "zlib error -2 (stream error)")
 
         let scratch = try Scratch()
@@ -120,16 +120,16 @@ struct FileCompressorTests {
         #expect(try scratch.listing() == ["link.txt", "pipe.txt", "real.txt"])
     }
 
-    @Test("a workspace goes back to the pool after success or cancellation, never after an error")
-    func workspaceAfterError() throws {
-        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 4096)
-        try workspaces.withWorkspace { _ in }
-        #expect(workspaces.idleCount == 1)
-        #expect(throws: CancellationError.self) { try workspaces.withWorkspace { _ in throw CancellationError() } }
-        #expect(workspaces.idleCount == 1)
+    @Test("a deflater goes back to the pool after success or cancellation, never after an error")
+    func deflaterAfterError() throws {
+        let deflaters = DeflaterPool(level: 6, chunkSize: 4096)
+        try deflaters.withDeflater { _ in }
+        #expect(deflaters.idleCount == 1)
+        #expect(throws: CancellationError.self) { try deflaters.withDeflater { _ in throw CancellationError() } }
+        #expect(deflaters.idleCount == 1)
         #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) {
-            try workspaces.withWorkspace { _ in throw CompressionError.zlib(status: Z_STREAM_ERROR) }
+            try deflaters.withDeflater { _ in throw CompressionError.zlib(status: Z_STREAM_ERROR) }
         }
-        #expect(workspaces.idleCount == 0, "a workspace whose stream may be broken is not reused")
+        #expect(deflaters.idleCount == 0, "a deflater whose stream may be broken is not reused")
     }
 }

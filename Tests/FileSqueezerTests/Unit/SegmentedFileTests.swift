@@ -56,16 +56,16 @@ struct SegmentedFileTests {
 
     /// One `SegmentedFile` for `name`, driven segment by segment by the test:
     /// a window wide enough never to wait, the temporary files and the events
-    /// it reports, and workspaces with the compressor's chunk size.
+    /// it reports, and deflaters with the compressor's chunk size.
     func oneFile(_ scratch: Scratch, _ name: String, chunk: Int = 1500) throws
-        -> (file: SegmentedFile, files: TemporaryFiles, events: RecordedEvents, workspaces: DeflateWorkspaces)
+        -> (file: SegmentedFile, files: TemporaryFiles, events: RecordedEvents, deflaters: DeflaterPool)
     {
         let files = TemporaryFiles()
         let events = RecordedEvents()
         let file = SegmentedFile(
             index: 0, plan: try plan(scratch, name), compressor: compressor(files, chunk: chunk), events: events,
             window: SegmentWindow(limit: 100), firstSegment: 0)
-        return (file, files, events, DeflateWorkspaces(level: 6, chunkSize: chunk))
+        return (file, files, events, DeflaterPool(level: 6, chunkSize: chunk))
     }
 
     func plan(_ scratch: Scratch, _ name: String) throws -> FilePlan {
@@ -104,11 +104,11 @@ struct SegmentedFileTests {
         let plans = try Self.inputs.map { try plan(scratch, $0.name) }
         let events = RecordedEvents()
         let jobs = 3
-        let window = await SegmentedCompression(compressor: compressor, jobs: jobs, placement: placement)
+        let window = await ParallelStrategy(compressor: compressor, jobs: jobs, placement: placement)
             .run(plans, order: Array(plans.indices), events: events)
 
-        #expect(window.peakOutstanding <= SegmentedCompression.windowSize(jobs: jobs))
-        #expect(window.peakOutputs <= SegmentedCompression.windowSize(jobs: jobs))
+        #expect(window.peakOutstanding <= ParallelStrategy.windowSize(jobs: jobs))
+        #expect(window.peakOutputs <= ParallelStrategy.windowSize(jobs: jobs))
         #expect(window.outputs.live == 0)
         #expect(files.current.isEmpty)
         for (index, input) in Self.inputs.enumerated() {
@@ -135,13 +135,13 @@ struct SegmentedFileTests {
         let scratch = try Scratch()
         let data = Sample.text(5 * Self.segment + 77, seed: 9)
         try scratch.file("a.txt", data)
-        let (file, _, events, workspaces) = try oneFile(scratch, "a.txt")
+        let (file, _, events, deflaters) = try oneFile(scratch, "a.txt")
         #expect(file.segmentCount == 6)
         for segment in (1..<file.segmentCount).reversed() {
-            file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
+            file.compressSegment(segment, deflaters: deflaters, isCancelled: { false })
         }
         #expect(!events.anyProgress, "nothing can be written before segment 0")
-        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(0, deflaters: deflaters, isCancelled: { false })
         #expect(events.progress(of: 0).map(\.total) == [1, 2, 3, 4, 5].map { Int64($0 * Self.segment) } + [Int64(data.count)])
         #expect(events.outcomes(of: 0).map(\.status) == [.compressed])
         try expectValidGzip(scratch, "a.txt", equals: data)
@@ -154,7 +154,7 @@ struct SegmentedFileTests {
         try scratch.file("a.txt", data)
         let limit = 3
         let window = SegmentWindow(limit: limit)
-        let workspaces = DeflateWorkspaces(level: 6, chunkSize: 1500)
+        let deflaters = DeflaterPool(level: 6, chunkSize: 1500)
         let events = HookedEvents()
         let file = SegmentedFile(
             index: 0, plan: try plan(scratch, "a.txt"), compressor: compressor(TemporaryFiles()), events: events,
@@ -169,7 +169,7 @@ struct SegmentedFileTests {
                 defer { next += 1 }
                 return next
             }) {
-                file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
+                file.compressSegment(segment, deflaters: deflaters, isCancelled: { false })
             }
         }
         events.onProgress(startAdmitted)
@@ -177,9 +177,9 @@ struct SegmentedFileTests {
         // whose job then writes all three, starting 3 and 4 as slots free up.
         for segment in 0..<limit { #expect(window.tryEnter(segment)) }
         next.withLock { $0 = limit }
-        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
-        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
-        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(2, deflaters: deflaters, isCancelled: { false })
+        file.compressSegment(1, deflaters: deflaters, isCancelled: { false })
+        file.compressSegment(0, deflaters: deflaters, isCancelled: { false })
 
         #expect(events.recorded.outcomes(of: 0).map(\.status) == [.compressed])
         try expectValidGzip(scratch, "a.txt", equals: data)
@@ -194,12 +194,12 @@ struct SegmentedFileTests {
     func shrinksMidFile() throws {
         let scratch = try Scratch()
         let path = try scratch.file("a.txt", Sample.text(4 * Self.segment))
-        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt")
-        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        let (file, files, events, deflaters) = try oneFile(scratch, "a.txt")
+        file.compressSegment(0, deflaters: deflaters, isCancelled: { false })
         #expect(files.current.count == 1, "the temporary file exists mid-file")
         #expect(truncate(path, off_t(Self.segment + 10)) == 0)
         for segment in 1..<file.segmentCount {
-            file.compressSegment(segment, workspaces: workspaces, isCancelled: { false })
+            file.compressSegment(segment, deflaters: deflaters, isCancelled: { false })
         }
         let outcome = try #require(events.outcomes(of: 0).first)
         #expect(outcome.status == .failed)
@@ -212,14 +212,14 @@ struct SegmentedFileTests {
     func growsMidFile() throws {
         let scratch = try Scratch()
         let path = try scratch.file("a.txt", Sample.text(3 * Self.segment))
-        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt")
-        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
-        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
+        let (file, files, events, deflaters) = try oneFile(scratch, "a.txt")
+        file.compressSegment(0, deflaters: deflaters, isCancelled: { false })
+        file.compressSegment(1, deflaters: deflaters, isCancelled: { false })
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("more".utf8))
         try handle.close()
-        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(2, deflaters: deflaters, isCancelled: { false })
         let outcome = try #require(events.outcomes(of: 0).first)
         #expect(outcome.status == .failed)
         #expect(outcome.reason?.contains("(\(3 * Self.segment) bytes at the start, \(3 * Self.segment + 4) now)") == true)
@@ -231,24 +231,24 @@ struct SegmentedFileTests {
     func failureStopsRunningSiblings() throws {
         let scratch = try Scratch()
         let path = try scratch.file("a.txt", Sample.text(4 * Self.segment))
-        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt", chunk: 500)
+        let (file, files, events, deflaters) = try oneFile(scratch, "a.txt", chunk: 500)
         let shortened = 3 * Self.segment - 100
         var polls = 0
         // Segment 0 (9 chunks of 500 bytes) is running when segment 3 fails:
         // the file shrank under it. Poll 1 is before segment 0 opens the file,
         // poll 2 before its first chunk: the failure lands during that poll,
         // so segment 0 stops right there instead of deflating all 9 chunks.
-        file.compressSegment(0, workspaces: workspaces) {
+        file.compressSegment(0, deflaters: deflaters) {
             polls += 1
             if polls == 2 {
                 #expect(truncate(path, off_t(shortened)) == 0)
-                file.compressSegment(3, workspaces: workspaces, isCancelled: { false })
+                file.compressSegment(3, deflaters: deflaters, isCancelled: { false })
             }
             return false
         }
         #expect(polls == 2, "segment 0 stopped at the failure, not after all 9 chunks")
-        file.compressSegment(1, workspaces: workspaces, isCancelled: { false })
-        file.compressSegment(2, workspaces: workspaces, isCancelled: { false })
+        file.compressSegment(1, deflaters: deflaters, isCancelled: { false })
+        file.compressSegment(2, deflaters: deflaters, isCancelled: { false })
         let outcomes = events.outcomes(of: 0)
         #expect(outcomes.map(\.status) == [.failed], "stopped siblings do not make the file cancelled")
         #expect(outcomes.first?.reason == CompressionError.changedSize(expected: Int64(4 * Self.segment), actual: Int64(shortened)).description)
@@ -260,15 +260,15 @@ struct SegmentedFileTests {
     func cancelledMidFile() throws {
         let scratch = try Scratch()
         try scratch.file("a.txt", Sample.text(4 * Self.segment))
-        let (file, files, events, workspaces) = try oneFile(scratch, "a.txt")
-        file.compressSegment(0, workspaces: workspaces, isCancelled: { false })
+        let (file, files, events, deflaters) = try oneFile(scratch, "a.txt")
+        file.compressSegment(0, deflaters: deflaters, isCancelled: { false })
         var polls = 0
-        file.compressSegment(1, workspaces: workspaces) {
+        file.compressSegment(1, deflaters: deflaters) {
             polls += 1
             return polls > 1  // cancelled after its first chunk
         }
         #expect(events.outcomes(of: 0).isEmpty, "segments 2 and 3 are still owed")
-        file.compressSegment(2, workspaces: workspaces, isCancelled: { true })
+        file.compressSegment(2, deflaters: deflaters, isCancelled: { true })
         file.segmentCancelled(3)
         #expect(events.outcomes(of: 0).map(\.status) == [.cancelled])
         #expect(files.current.isEmpty)
@@ -286,7 +286,7 @@ struct SegmentedFileTests {
         for force in [false, true] {
             let compressor = FileCompressor(level: 6, force: force, chunkSize: 1500, segmentSize: Self.segment, temporaryFiles: files)
             let events = RecordedEvents()
-            await SegmentedCompression(compressor: compressor, jobs: 2, placement: .lanes).run(plans, order: [0], events: events)
+            await ParallelStrategy(compressor: compressor, jobs: 2, placement: .lanes).run(plans, order: [0], events: events)
             let outcome = try #require(events.outcomes(of: 0).first)
             if force {
                 #expect(outcome.status == .compressed)
@@ -319,7 +319,7 @@ struct SegmentedFileTests {
             if descriptor >= 0 { close(descriptor) }
         }
         let events = RecordedEvents()
-        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes)
+        await ParallelStrategy(compressor: compressor(files), jobs: 2, placement: .lanes)
             .run(plans, order: [0, 1], events: events)
         let failed = try #require(events.outcomes(of: 0).first)
         #expect(failed.status == .failed)
@@ -340,7 +340,7 @@ struct SegmentedFileTests {
         let lanes = BlockingExecutor(width: 1, label: "squeeze-test")
         await lanes.shutdown()
         let events = RecordedEvents()
-        await SegmentedCompression(compressor: compressor(files), jobs: 2, placement: .lanes, lanes: lanes)
+        await ParallelStrategy(compressor: compressor(files), jobs: 2, placement: .lanes, lanes: lanes)
             .run(plans, order: [0, 1], events: events)
         let reason = BlockingExecutor.ShutDownError(label: "squeeze-test", wasQueued: false).description
         for index in plans.indices {
@@ -365,7 +365,7 @@ struct SegmentedFileTests {
         let plans = try names.map { try plan(scratch, $0) }
         let events = RecordedEvents()
         let run = Task {
-            await SegmentedCompression(compressor: compressor, jobs: 2, placement: placement)
+            await ParallelStrategy(compressor: compressor, jobs: 2, placement: placement)
                 .run(plans, order: Array(plans.indices), events: events)
         }
         let deadline = ContinuousClock.now + .seconds(60)

@@ -51,14 +51,14 @@ struct WorkUnitTests {
 
     @Test("a batch stops at its file count and at its byte budget, and always takes at least one file")
     func batchLimits() {
-        let many = [Int64](repeating: 10, count: SegmentedCompression.batchFiles + 1)
+        let many = [Int64](repeating: 10, count: ParallelStrategy.batchFiles + 1)
         #expect(shapes(many).shapes.map { if case .batch(let files) = $0 { files.count } else { 0 } }
-            == [SegmentedCompression.batchFiles, 1])
+            == [ParallelStrategy.batchFiles, 1])
 
         // With the real 1 MiB segments, a file just under a segment fills a
         // batch alone, and the budget splits smaller ones.
         let compressor = FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles())
-        let budget = SegmentedCompression.batchBytes
+        let budget = ParallelStrategy.batchBytes
         let plans = plans([budget - 10, 20, Int64(compressor.segmentSize) - 1, budget / 2, budget / 2, 1])
         let units = WorkUnits(
             plans: plans, order: Array(plans.indices), compressor: compressor, events: RecordedEvents(),
@@ -89,7 +89,7 @@ struct WorkUnitTests {
         let files = TemporaryFiles()
         let events = RecordedEvents()
         let lanes = BlockingExecutor(width: 2, label: "squeeze-test")
-        let window = await SegmentedCompression(compressor: helpers.compressor(files), jobs: 2, placement: .lanes, lanes: lanes)
+        let window = await ParallelStrategy(compressor: helpers.compressor(files), jobs: 2, placement: .lanes, lanes: lanes)
             .run(plans, order: Array(plans.indices.reversed()), events: events)
         await lanes.shutdown()
 
@@ -97,9 +97,9 @@ struct WorkUnitTests {
             #expect(events.outcomes(of: index).map(\.status) == [.compressed], "\(plans[index].relativePath)")
         }
         // 3 segments of big.txt, then ceil(200 / batchFiles) batches.
-        let expected = 3 + (200 + SegmentedCompression.batchFiles - 1) / SegmentedCompression.batchFiles
+        let expected = 3 + (200 + ParallelStrategy.batchFiles - 1) / ParallelStrategy.batchFiles
         #expect(lanes.metrics.completed == expected, "lane jobs: \(lanes.metrics)")
-        #expect(window.peakOutputs <= SegmentedCompression.windowSize(jobs: 2))
+        #expect(window.peakOutputs <= ParallelStrategy.windowSize(jobs: 2))
         #expect(files.current.isEmpty)
         for name in ["small-000.txt", "small-137.txt", "small-199.txt", "big.txt"] {
             try helpers.expectValidGzip(scratch, name, equals: originals[name]!)
@@ -120,7 +120,7 @@ struct WorkUnitTests {
         let events = RecordedEvents()
         let run = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            await SegmentedCompression(compressor: helpers.compressor(files), jobs: 2, placement: .lanes)
+            await ParallelStrategy(compressor: helpers.compressor(files), jobs: 2, placement: .lanes)
                 .run(plans, order: Array(plans.indices), events: events)
         }
         await run.value

@@ -46,7 +46,7 @@ struct JobLimit: Equatable {
     /// segment in the run's window (a file opens at its first segment), and
     /// as many again waiting for their ending.
     static func filesOpen(jobs: Int) -> Int {
-        SegmentedCompression.windowSize(jobs: jobs) + jobs
+        ParallelStrategy.windowSize(jobs: jobs) + jobs
     }
 
     static func descriptorsNeeded(jobs: Int) -> Int {

@@ -10,7 +10,7 @@ import Darwin
 /// time (``compress(_:isCancelled:progress:)``), or, for the parallel
 /// strategy, in segments that several threads compress at once
 /// (``SegmentedFile``). Both write the same format with the same code:
-/// a gzip header, raw deflate from ``DeflateWorkspace``, the trailer.
+/// a gzip header, raw deflate from ``Deflater``, the trailer.
 ///
 /// ```swift
 /// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles())
@@ -118,7 +118,7 @@ public struct FileCompressor: Sendable {
         var handedOver = false
         defer { if !handedOver { output.discard() } }
 
-        let workspace = try DeflateWorkspace(level: level, chunkSize: chunkSize)
+        let deflater = try Deflater(level: level, chunkSize: chunkSize)
         // Written out whenever it holds a chunk's worth: one chunk's output
         // (at most a little over a chunk) always fits.
         let buffer = ByteBuffer(capacity: 2 * chunkSize + 1024)
@@ -126,7 +126,7 @@ public struct FileCompressor: Sendable {
         var written: Int64 = 0
         // Read to the end, whatever the size said: a pseudo-file's size is
         // not its content's (``SourceFile/checkRead(_:)`` decides).
-        let (crc, length) = try workspace.deflateToEnd(of: source, into: buffer, isCancelled: isCancelled) { offset in
+        let (crc, length) = try deflater.deflateToEnd(of: source, into: buffer, isCancelled: isCancelled) { offset in
             if buffer.count >= chunkSize {
                 try output.write(buffer.bytes)
                 written += Int64(buffer.count)
@@ -137,11 +137,25 @@ public struct FileCompressor: Sendable {
         GzipFormat.trailer(crc: crc, size: length).withUnsafeBytes { buffer.append($0) }
         try output.write(buffer.bytes)
         written += Int64(buffer.count)
-        try source.checkRead(length)
 
-        handedOver = true  // commit removes the temporary file itself if it fails
-        try output.commit(keeping: source.original, force: force, synchronous: synchronous)
+        handedOver = true  // end(_:_:bytesRead:) leaves nothing behind when it fails
+        try end(source, output, bytesRead: length)
         return written
+    }
+
+    /// The end of every file, whole or in segments, once its trailer is
+    /// written: checks that the `bytesRead` bytes were all of the original
+    /// (``SourceFile/checkRead(_:)``: it did not change), then moves the
+    /// output into place. Nothing is left behind when it throws.
+    func end(_ source: SourceFile, _ output: TemporaryOutput, bytesRead: Int64) throws(CompressionError) {
+        do {
+            try source.checkRead(bytesRead)
+        } catch {
+            output.discard()
+            throw error
+        }
+        // commit removes the temporary file itself if it fails.
+        try output.commit(keeping: source.original, force: force, synchronous: synchronous)
     }
 
     /// The start of every file, whole or in segments: opens the original

@@ -1,21 +1,5 @@
 import ConcurrencyToolkit
 
-/// Where compression reports what happened to a file; ``RunChannels`` in
-/// the app, a recorder in tests. Called from any thread.
-///
-/// ```swift
-/// struct Printer: CompressionEvents {
-///     func progress(file: Int, total: Int64, previous: Int64) { print("file \(file): \(total) bytes") }
-///     func finished(file: Int, outcome: FileOutcome, unread: Int64) { print(outcome.status) }
-/// }
-/// ```
-protocol CompressionEvents: Sendable {
-    /// File `file`'s bytes done moved from `previous` to `total` (never backwards).
-    func progress(file: Int, total: Int64, previous: Int64)
-    /// File `file` is done, once; `unread` of its bytes were never reported as progress.
-    func finished(file: Int, outcome: FileOutcome, unread: Int64)
-}
-
 /// One file compressed as segments by several jobs at once, pigz-style,
 /// into one ordinary gzip member.
 ///
@@ -24,7 +8,7 @@ protocol CompressionEvents: Sendable {
 ///                          window: window, firstSegment: 0, finishes: finishes)
 /// // from any number of jobs, each segment once, each after window.enter(file.firstSegment! + k)
 /// // (or, with `firstSegment: nil`, inside a window slot the caller holds and releases):
-/// file.compressSegment(k, workspaces: workspaces, isCancelled: { context.isCancelled })
+/// file.compressSegment(k, deflaters: deflaters, isCancelled: { context.isCancelled })
 /// // and in the task that owns `finishes`:
 /// while let file = await finishes.next() { file.finish() }
 /// ```
@@ -57,48 +41,26 @@ protocol CompressionEvents: Sendable {
 ///   their writes, and its ending when a job did it. The achieved
 ///   parallelism (their sum over the wall time) so stays at most `jobs`.
 /// - **Progress.** Reported as segments are written, so it only grows.
+///
+/// The bookkeeping is ``SegmentedFileMachine``, a pure value kept under
+/// this type's lock; this type does the I/O its actions ask for.
 final class SegmentedFile: Sendable {
+    typealias Machine = SegmentedFileMachine<(source: SourceFile, output: TemporaryOutput), ByteBuffer>
     /// What one segment's job produced.
-    enum SegmentResult: Sendable {
-        case compressed(ByteBuffer, crc: UInt32, length: Int64)
-        case failed(String)
-        case cancelled
-        /// Not compressed: the file had already stopped.
-        case skipped
-    }
+    typealias SegmentResult = Machine.SegmentResult
 
     let index: Int
     let plan: FilePlan
     let segmentCount: Int
     /// This file's segment 0 in the window's numbering; `nil` when the
     /// caller holds one window slot for the whole file (a one-segment file in
-    /// a batch, see ``SegmentedCompression``) and releases it itself.
+    /// a batch of small files) and releases it itself.
     let firstSegment: Int?
     private let compressor: FileCompressor
     private let events: any CompressionEvents
     private let window: SegmentWindow
     private let finishes: FinishQueue?
-    private let state: VisibleMutex<State>
-
-    private enum Phase {
-        case notOpened
-        case open(SourceFile, TemporaryOutput)
-        case closed
-    }
-
-    private struct State {
-        var phase = Phase.notOpened
-        var order: SegmentReorderBuffer<SegmentResult>
-        /// Set by the first failure or cancellation: no more segments are compressed or written.
-        var stopped = false
-        var failure: (segment: Int, reason: String)?
-        var cancelled = false
-        var crc: UInt32 = 0
-        var bytesOut: Int64 = 0
-        var bytesWritten: Int64 = 0
-        var busy = Duration.zero
-        var finished = false
-    }
+    private let state: VisibleMutex<Machine>
 
     init(
         index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
@@ -112,19 +74,19 @@ final class SegmentedFile: Sendable {
         self.firstSegment = firstSegment
         self.finishes = finishes
         segmentCount = compressor.segmentCount(forSize: plan.size)
-        state = VisibleMutex(State(order: SegmentReorderBuffer(count: segmentCount)))
+        state = VisibleMutex(Machine(segmentCount: segmentCount))
     }
 
     /// Compresses segment `segment` where the caller runs (blocking), then
     /// hands the result over; the caller may end up writing the ready
     /// segments and finishing the file. Never throws: every ending is a result.
-    func compressSegment(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) {
+    func compressSegment(_ segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) {
         let start = ContinuousClock.now
-        // The result goes straight into the reorder buffer (a temporary, not a
+        // The result goes straight into the machine (a temporary, not a
         // local): this frame must not keep its output alive while it drains,
         // or the window's bound on compressed segments would not hold.
         let elected = deposit(
-            segment, result(of: segment, workspaces: workspaces, isCancelled: isCancelled),
+            segment, result(of: segment, deflaters: deflaters, isCancelled: isCancelled),
             busy: ContinuousClock.now - start)
         if elected { drain() }
     }
@@ -143,25 +105,18 @@ final class SegmentedFile: Sendable {
     /// Reports the file cancelled if it never finished, which happens only if
     /// some segment was never handed over; a no-op otherwise.
     func finishIfAbandoned() {
-        let phase = state.withLock { state -> Phase? in
-            guard !state.finished else { return nil }
-            state.finished = true
-            state.cancelled = true
-            defer { state.phase = .closed }
-            return state.phase
-        }
-        guard let phase else { return }
-        if case .open(_, let output) = phase { output.discard() }
-        report(failure: nil, cancelled: true, bytesOut: 0, busy: .zero, bytesWritten: state.withLock { $0.bytesWritten })
+        guard let (discard, ending) = state.withLock({ $0.abandon() }) else { return }
+        discard?.output.discard()
+        report(ending)
     }
 
     private func spanName(_ segment: Int) -> String {
         segmentCount == 1 ? "compress \(plan.relativePath)" : "compress \(plan.relativePath) \(segment + 1)/\(segmentCount)"
     }
 
-    private func result(of segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) -> SegmentResult {
+    private func result(of segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) -> SegmentResult {
         do {
-            return try span(spanName(segment)) { try compress(segment, workspaces: workspaces, isCancelled: isCancelled) }
+            return try span(spanName(segment)) { try compress(segment, deflaters: deflaters, isCancelled: isCancelled) }
         } catch is CancellationError {
             return .cancelled
         } catch {
@@ -169,12 +124,12 @@ final class SegmentedFile: Sendable {
         }
     }
 
-    private func compress(_ segment: Int, workspaces: DeflateWorkspaces, isCancelled: () -> Bool) throws -> SegmentResult {
+    private func compress(_ segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) throws -> SegmentResult {
         if isCancelled() { throw CancellationError() }
         guard let source = try openIfNeeded() else { return .skipped }
         let range = compressor.segmentRange(segment, ofSize: plan.size)
-        return try workspaces.withWorkspace { workspace in
-            let output = ByteBuffer(capacity: workspace.deflater.bound(range.count) + 64, counted: window.outputs)
+        return try deflaters.withDeflater { deflater in
+            let output = ByteBuffer(capacity: deflater.stream.bound(range.count) + 64, counted: window.outputs)
             if segment == 0 { compressor.header(for: source).withUnsafeBytes { output.append($0) } }
             // Polled before every chunk: a sibling segment's failure (or
             // cancellation) stops this one too, instead of it reading and
@@ -183,7 +138,7 @@ final class SegmentedFile: Sendable {
             var stoppedBySibling = false
             func stop() -> Bool {
                 if isCancelled() { return true }
-                stoppedBySibling = isStopped
+                stoppedBySibling = state.withLock { $0.stopped }
                 return stoppedBySibling
             }
             var crc: UInt32
@@ -192,9 +147,9 @@ final class SegmentedFile: Sendable {
                 if segmentCount == 1 {
                     // A whole file in one segment is read to its end, whatever
                     // its size said (pseudo-files: SourceFile.checkRead).
-                    (crc, length) = try workspace.deflateToEnd(of: source, into: output, isCancelled: stop, afterChunk: { _ in })
+                    (crc, length) = try deflater.deflateToEnd(of: source, into: output, isCancelled: stop, afterChunk: { _ in })
                 } else {
-                    crc = try workspace.deflate(
+                    crc = try deflater.deflate(
                         range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
                         isCancelled: stop, afterChunk: { _ in })
                 }
@@ -205,24 +160,20 @@ final class SegmentedFile: Sendable {
         }
     }
 
-    /// Whether the file stopped (a segment failed or was cancelled).
-    private var isStopped: Bool { state.withLock { $0.stopped } }
-
-    /// The original, opened by the first segment to get here; `nil` once the file stopped.
+    /// The original, opened by the first segment to get here (under the
+    /// lock, so once); `nil` once the file stopped.
     private func openIfNeeded() throws(CompressionError) -> SourceFile? {
         try state.withLock { (state) throws(CompressionError) -> SourceFile? in
-            if state.stopped { return nil }
-            switch state.phase {
-            case .open(let source, _): return source
-            case .closed: return nil
-            case .notOpened:
+            switch state.startSegment() {
+            case .skip: return nil
+            case .use(let opened): return opened.source
+            case .open:
                 do throws(CompressionError) {
                     let (source, output) = try compressor.begin(plan)
-                    state.phase = .open(source, output)
+                    state.opened((source, output))
                     return source
                 } catch {
-                    state.phase = .closed
-                    state.stopped = true
+                    state.openFailed()
                     throw error
                 }
             }
@@ -232,20 +183,7 @@ final class SegmentedFile: Sendable {
     /// Stores a segment's result.
     /// - Returns: Whether the caller must now ``drain()``.
     private func deposit(_ segment: Int, _ result: SegmentResult, busy: Duration) -> Bool {
-        state.withLock { state in
-            state.busy += busy
-            switch result {
-            case .failed(let reason):
-                if state.failure.map({ segment < $0.segment }) ?? true { state.failure = (segment, reason) }
-                state.stopped = true
-            case .cancelled:
-                state.cancelled = true
-                state.stopped = true
-            case .compressed, .skipped:
-                break
-            }
-            return state.order.insert(segment, result)
-        }
+        state.withLock { $0.deposit(segment, result, busy: busy) }
     }
 
     /// Writes ready runs until the next segment is missing (the elected drainer only).
@@ -263,19 +201,12 @@ final class SegmentedFile: Sendable {
     private func drainOnce() -> Bool {
         // Bound straight from the call's result, so `run` is the only
         // reference to the results: popping one drops it.
-        guard case (var run, let output)? = state.withLock({ state -> ([(index: Int, element: SegmentResult)], TemporaryOutput?)? in
-            guard let ready = state.order.takeReady() else { return nil }
-            // Reversed, so the next segment is popped off the end.
-            if state.stopped { return (Array(ready.reversed()), nil) }
-            guard case .open(_, let output) = state.phase else { return (Array(ready.reversed()), nil) }
-            return (Array(ready.reversed()), output)
-        }) else { return false }
-        let endsFile = run.first?.index == segmentCount - 1
-        while !run.isEmpty {
-            let segment = writeNext(&run, to: output)
+        guard var run = state.withLock({ $0.takeReadyRun() }) else { return false }
+        while !run.segments.isEmpty {
+            let segment = writeNext(&run.segments, to: run.output?.output)
             if let firstSegment { window.release(firstSegment + segment) }
         }
-        if endsFile {
+        if run.endsFile {
             // A one-segment file is small: its ending costs less than the hop.
             if let finishes, segmentCount > 1 { finishes.add(self) } else { finish(inJob: true) }
             return false
@@ -283,46 +214,34 @@ final class SegmentedFile: Sendable {
         return true
     }
 
-    /// Takes the next result off the end of `run`, writes it if it is output
-    /// and the file goes on, and drops it (on return) before the caller
+    /// Takes the next result off the end of `segments`, writes it if it is
+    /// output and the file goes on, and drops it (on return) before the caller
     /// releases its window slot.
     /// - Returns: The segment taken.
-    private func writeNext(_ run: inout [(index: Int, element: SegmentResult)], to output: TemporaryOutput?) -> Int {
-        let (segment, result) = run.removeLast()
+    private func writeNext(_ segments: inout [(index: Int, element: SegmentResult)], to output: TemporaryOutput?) -> Int {
+        let (segment, result) = segments.removeLast()
         if let output, case .compressed(let bytes, let crc, let length) = result {
             let start = ContinuousClock.now
             write(segment, bytes, crc: crc, length: length, to: output)
             let elapsed = ContinuousClock.now - start
-            state.withLock { $0.busy += elapsed }
+            state.withLock { $0.addBusy(elapsed) }
         }
         return segment
     }
 
     /// Only the drainer calls this, one segment at a time in order.
     private func write(_ segment: Int, _ bytes: ByteBuffer, crc: UInt32, length: Int64, to output: TemporaryOutput) {
-        guard let soFar = state.withLock({ $0.stopped ? nil : $0.crc }) else { return }
-        let combined = segment == 0 ? crc : GzipFormat.combine(soFar, crc, secondLength: length)
-        if segment == segmentCount - 1 {
-            // All the bytes read: the planned size, but for a one-segment pseudo-file.
-            let total = state.withLock { $0.bytesWritten } + length
-            GzipFormat.trailer(crc: combined, size: total).withUnsafeBytes { bytes.append($0) }
+        guard let write = state.withLock({ $0.beginWrite(segment, crc: crc, length: length) }) else { return }
+        if let size = write.trailerSize {
+            GzipFormat.trailer(crc: write.crc, size: size).withUnsafeBytes { bytes.append($0) }
         }
         do {
             try output.write(bytes.bytes)
         } catch {
-            state.withLock { state in
-                if state.failure.map({ segment < $0.segment }) ?? true { state.failure = (segment, String(describing: error)) }
-                state.stopped = true
-            }
+            state.withLock { $0.writeFailed(segment, reason: String(describing: error)) }
             return
         }
-        let (previous, total) = state.withLock { state in
-            state.crc = combined
-            state.bytesOut += Int64(bytes.count)
-            let previous = state.bytesWritten
-            state.bytesWritten += length
-            return (previous, state.bytesWritten)
-        }
+        let (previous, total) = state.withLock { $0.written(write, bytes: Int64(bytes.count), length: length) }
         events.progress(file: index, total: total, previous: previous)
     }
 
@@ -333,56 +252,31 @@ final class SegmentedFile: Sendable {
     /// compression job that wrote the last segment (its time then counts in
     /// ``FileOutcome/seconds``), not by the finisher task.
     func finish(inJob: Bool = false) {
-        let taken = state.withLock { state -> (phase: Phase, stopped: Bool, bytesOut: Int64)? in
-            guard !state.finished else { return nil }
-            state.finished = true
-            defer { state.phase = .closed }
-            return (state.phase, state.stopped, state.bytesOut)
-        }
-        guard let taken else { return }
+        guard let action = state.withLock({ $0.finish() }) else { return }
         let start = ContinuousClock.now
         var failure: String?
         var bytesOut: Int64 = 0
-        var cancelled = false
-        switch taken.phase {
-        case .notOpened, .closed:
-            // Every segment stopped before opening it (or it was never run):
-            // nothing to remove, and nothing was compressed.
-            cancelled = !taken.stopped
-        case .open(let source, let output):
-            if taken.stopped {
-                output.discard()
-                break
-            }
+        switch action {
+        case .nothingOpened:
+            break
+        case .discard(let opened):
+            opened.output.discard()
+        case .commit(let opened, let bytesRead, let written):
             do {
-                try source.checkRead(state.withLock { $0.bytesWritten })
-            } catch {
-                output.discard()
-                failure = String(describing: error)
-                break
-            }
-            do {
-                try output.commit(keeping: source.original, force: compressor.force, synchronous: compressor.synchronous)
-                bytesOut = taken.bytesOut
+                try compressor.end(opened.source, opened.output, bytesRead: bytesRead)
+                bytesOut = written
             } catch {
                 failure = String(describing: error)
             }
         }
         let ending = inJob ? ContinuousClock.now - start : .zero
-        let (recorded, stoppedByCancel, busy, written) = state.withLock {
-            ($0.failure?.reason, $0.cancelled, $0.busy, $0.bytesWritten)
-        }
-        report(
-            failure: recorded ?? failure, cancelled: cancelled || stoppedByCancel, bytesOut: bytesOut,
-            busy: busy + ending, bytesWritten: written)
+        report(state.withLock { $0.ending(after: action, commitFailure: failure, bytesOut: bytesOut, ending: ending) })
     }
 
-    private func report(failure: String?, cancelled: Bool, bytesOut: Int64, busy: Duration, bytesWritten: Int64) {
-        let status: FileOutcome.Status = failure != nil ? .failed : cancelled ? .cancelled : .compressed
+    private func report(_ ending: Machine.Ending) {
         let outcome = FileOutcome(
-            path: plan.relativePath, destination: plan.destination, status: status,
-            reason: status == .failed ? failure : nil, bytesIn: status == .compressed ? bytesWritten : plan.size,
-            bytesOut: status == .compressed ? bytesOut : 0, seconds: busy.seconds)
-        events.finished(file: index, outcome: outcome, unread: plan.size - bytesWritten)
+            plan, failure: ending.failure, cancelled: ending.cancelled, bytesRead: ending.bytesWritten,
+            bytesOut: ending.bytesOut, busy: ending.busy)
+        events.finished(file: index, outcome: outcome, unread: plan.size - ending.bytesWritten)
     }
 }

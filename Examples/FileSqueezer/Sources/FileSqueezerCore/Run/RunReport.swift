@@ -38,10 +38,3 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// 0: every file compressed; 1: some file failed (a signal N makes it 128 + N, set by the caller).
     public var exitStatus: Int32 { failed > 0 ? 1 : 0 }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -44,7 +44,7 @@ public final class Squeezer {
         heartbeat.start()
         let start = ContinuousClock.now
 
-        // The three stages differ only in where compressOne runs.
+        // The three stages differ only in where compressWholeFile runs.
         switch strategy {
         case .mainActor: await compressOnMainActor(plans, channels)
         case .actor: await compressOnOneActor(plans, channels)
@@ -63,14 +63,14 @@ public final class Squeezer {
     private func compressOnMainActor(_ plans: [FilePlan], _ channels: RunChannels) async {
         for (index, plan) in plans.enumerated() {
             if Task.isCancelled { break }
-            _ = compressOne(index, plan, with: compressor, channels: channels) { Task.isCancelled }
+            _ = compressWholeFile(index, plan, with: compressor, channels: channels) { Task.isCancelled }
             await Task.yield()
         }
     }
 
     /// Stage 2: every file goes through one actor, one at a time.
     private func compressOnOneActor(_ plans: [FilePlan], _ channels: RunChannels) async {
-        let single = SingleCompressor()
+        let single = ActorStrategy()
         let compressor = compressor
         await largestFirst(plans).concurrentForEach(maxConcurrency: jobs) { index in
             _ = await single.compress(index, plans[index], with: compressor, channels: channels)
@@ -81,7 +81,7 @@ public final class Squeezer {
     /// (files larger than the segment size are split, as pigz does); the
     /// main actor and the log only receive throttled, batched reports.
     private func compressInParallel(_ plans: [FilePlan], _ channels: RunChannels) async {
-        await SegmentedCompression(compressor: compressor, jobs: jobs, placement: placement)
+        await ParallelStrategy(compressor: compressor, jobs: jobs, placement: placement)
             .run(plans, order: largestFirst(plans), events: channels)
     }
 

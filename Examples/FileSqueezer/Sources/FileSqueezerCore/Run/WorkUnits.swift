@@ -1,13 +1,13 @@
 import ConcurrencyToolkit
 
-/// What one task hands to a lane in ``SegmentedCompression``: one segment of
+/// What one task hands to a lane in ``ParallelStrategy``: one segment of
 /// a file split in several, or a batch of whole one-segment files compressed
 /// back to back in one job, so that one hop (a task, a lane job, a
 /// continuation) carries many small files instead of one.
 ///
 /// ```swift
 /// try await window.enter(unit.number)
-/// try await lanes.run { context in unit.compress(workspaces: workspaces) { context.isCancelled } }
+/// try await lanes.run { context in unit.compress(deflaters: deflaters) { context.isCancelled } }
 /// // or, if the job never ran:
 /// unit.cancelled()
 /// ```
@@ -15,7 +15,7 @@ import ConcurrencyToolkit
 /// Each unit takes one slot of the run's ``SegmentWindow`` (its `number`):
 /// a batch holds at most one compressed output at a time, because each of its
 /// files is written and dropped before the next one starts. Exactly one of
-/// ``compress(workspaces:isCancelled:)``, ``cancelled()`` and
+/// ``compress(deflaters:isCancelled:)``, ``cancelled()`` and
 /// ``failed(reason:)`` is called per unit; each ends every file of the unit
 /// (or, for a segment, hands it over) and releases the slot.
 struct WorkUnit: Sendable {
@@ -29,12 +29,12 @@ struct WorkUnit: Sendable {
     let work: Work
     let window: SegmentWindow
 
-    func compress(workspaces: DeflateWorkspaces, isCancelled: () -> Bool) {
+    func compress(deflaters: DeflaterPool, isCancelled: () -> Bool) {
         switch work {
         case .segment(let file, let segment):
-            file.compressSegment(segment, workspaces: workspaces, isCancelled: isCancelled)
+            file.compressSegment(segment, deflaters: deflaters, isCancelled: isCancelled)
         case .batch(let files):
-            for file in files { file.compressSegment(0, workspaces: workspaces, isCancelled: isCancelled) }
+            for file in files { file.compressSegment(0, deflaters: deflaters, isCancelled: isCancelled) }
             window.release(number)
         }
     }
@@ -68,8 +68,8 @@ struct WorkUnit: Sendable {
 ///
 /// A file of several segments gives one unit per segment, in segment order.
 /// Consecutive one-segment files are batched, up to
-/// ``SegmentedCompression/batchFiles`` files and
-/// ``SegmentedCompression/batchBytes`` bytes (at least one file).
+/// ``ParallelStrategy/batchFiles`` files and
+/// ``ParallelStrategy/batchBytes`` bytes (at least one file).
 ///
 /// ```swift
 /// let units = WorkUnits(plans: plans, order: order, compressor: compressor, events: events,
@@ -120,10 +120,10 @@ struct WorkUnits: Sequence, Sendable {
             }
             var batch: [SegmentedFile] = []
             var bytes: Int64 = 0
-            while position < units.order.count, batch.count < SegmentedCompression.batchFiles {
+            while position < units.order.count, batch.count < ParallelStrategy.batchFiles {
                 let index = units.order[position]
                 let size = units.plans[index].size
-                guard segments(index) == 1, batch.isEmpty || bytes + size <= SegmentedCompression.batchBytes else { break }
+                guard segments(index) == 1, batch.isEmpty || bytes + size <= ParallelStrategy.batchBytes else { break }
                 batch.append(make(index, firstSegment: nil))
                 bytes += size
                 position += 1

@@ -5,7 +5,7 @@ import ConcurrencyToolkit
 /// cores stay busy to the last segment instead of one big file finishing alone.
 ///
 /// ```swift
-/// let run = SegmentedCompression(compressor: compressor, jobs: 2, placement: .lanes)
+/// let run = ParallelStrategy(compressor: compressor, jobs: 2, placement: .lanes)
 /// await run.run(plans, order: Array(plans.indices), events: channels)
 /// ```
 ///
@@ -26,7 +26,7 @@ import ConcurrencyToolkit
 ///   of the oldest unit not yet written. A batch holds one output at a time
 ///   (each file is written before the next starts), so at most `2·jobs + 2`
 ///   compressed outputs exist at once (each at most `deflateBound(S)`, a little over `S`
-///   for incompressible data), plus one ``DeflateWorkspace`` per job (zlib's
+///   for incompressible data), plus one ``Deflater`` per job (zlib's
 ///   ~270 KiB, a read chunk of ``FileCompressor/chunkSize`` and 32 KiB):
 ///   peak ≈ `(2·jobs + 2)·S + jobs·(chunk + 300 KiB)` above the process's
 ///   floor, whatever the file sizes. With `jobs = 2`, `S` = 1 MiB and 256 KiB
@@ -41,7 +41,7 @@ import ConcurrencyToolkit
 ///   `CancellationError` counts as cancellation: a segment whose job cannot
 ///   run for another reason (its executor was shut down) fails its file,
 ///   with that error as the reason.
-struct SegmentedCompression: Sendable {
+struct ParallelStrategy: Sendable {
     let compressor: FileCompressor
     let jobs: Int
     let placement: DeflatePlacement
@@ -77,7 +77,7 @@ struct SegmentedCompression: Sendable {
     @discardableResult
     func run(_ plans: [FilePlan], order: [Int], events: any CompressionEvents) async -> SegmentWindow {
         let window = SegmentWindow(limit: Self.windowSize(jobs: jobs))
-        let workspaces = DeflateWorkspaces(level: compressor.level, chunkSize: compressor.chunkSize)
+        let deflaters = DeflaterPool(level: compressor.level, chunkSize: compressor.chunkSize)
         let finishes = FinishQueue()
         let units = WorkUnits(
             plans: plans, order: order, compressor: compressor, events: events, window: window,
@@ -114,14 +114,14 @@ struct SegmentedCompression: Sendable {
                     return
                 }
                 guard let lanes else {
-                    unit.compress(workspaces: workspaces) { Task.isCancelled }
+                    unit.compress(deflaters: deflaters) { Task.isCancelled }
                     return
                 }
                 // A blocking job on a lane thread: the cooperative pool stays
                 // free. Cancelled while queued, it never starts.
                 do {
                     try await lanes.run { context in
-                        unit.compress(workspaces: workspaces) { context.isCancelled }
+                        unit.compress(deflaters: deflaters) { context.isCancelled }
                     }
                 } catch is CancellationError {
                     unit.cancelled()

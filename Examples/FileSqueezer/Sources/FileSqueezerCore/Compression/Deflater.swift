@@ -1,28 +1,28 @@
-/// What one thread needs to deflate part of a file: a ``RawDeflater``, an
+/// What one thread needs to deflate part of a file: a ``ZlibStream``, an
 /// input chunk buffer and room for the 32 KiB dictionary. Both ways of
 /// compressing use it: a whole file is the range `0..<size` ended with
 /// `.finish`; a segment is its own range, primed with the bytes before it.
 ///
 /// ```swift
-/// let workspace = try DeflateWorkspace(level: 6, chunkSize: 256 * 1024)
-/// let output = ByteBuffer(capacity: workspace.deflater.bound(1 << 20) + 64)
-/// let crc = try workspace.deflate(0..<(1 << 20), of: source, ending: .sync, into: output,
-///                                 isCancelled: { false }, afterChunk: { _ in })
+/// let deflater = try Deflater(level: 6, chunkSize: 256 * 1024)
+/// let output = ByteBuffer(capacity: deflater.stream.bound(1 << 20) + 64)
+/// let crc = try deflater.deflate(0..<(1 << 20), of: source, ending: .sync, into: output,
+///                               isCancelled: { false }, afterChunk: { _ in })
 /// ```
 ///
-/// Used by one thread at a time (handed between them by ``DeflateWorkspaces``'
+/// Used by one thread at a time (handed between them by ``DeflaterPool``'s
 /// lock, hence `@unchecked Sendable`); allocated once, reused for every range.
-final class DeflateWorkspace: @unchecked Sendable {
+final class Deflater: @unchecked Sendable {
     /// Deflate refers back at most this far, so this much before a segment
     /// is all its dictionary needs.
     static let windowSize = 32 * 1024
 
-    let deflater: RawDeflater
+    let stream: ZlibStream
     private let input: UnsafeMutableRawBufferPointer
     private let dictionary: UnsafeMutableRawBufferPointer
 
     init(level: Int, chunkSize: Int) throws(CompressionError) {
-        deflater = try RawDeflater(level: level)
+        stream = try ZlibStream(level: level)
         input = .allocate(byteCount: max(chunkSize, 1), alignment: 16)
         dictionary = .allocate(byteCount: Self.windowSize, alignment: 16)
     }
@@ -47,13 +47,13 @@ final class DeflateWorkspace: @unchecked Sendable {
     /// - Throws: ``CompressionError`` (a short read means the file changed
     ///   size), `CancellationError`, or what `afterChunk` throws.
     func deflate(
-        _ range: Range<Int64>, of source: SourceFile, ending: RawDeflater.Ending, into output: ByteBuffer,
+        _ range: Range<Int64>, of source: SourceFile, ending: ZlibStream.Ending, into output: ByteBuffer,
         isCancelled: () -> Bool, afterChunk: (Int64) throws -> Void
     ) throws -> UInt32 {
         let primed = Int(min(range.lowerBound, Int64(Self.windowSize)))
         let window = UnsafeMutableRawBufferPointer(rebasing: dictionary[0..<primed])
         try source.read(into: window, at: range.lowerBound - Int64(primed))
-        try deflater.reset(dictionary: UnsafeRawBufferPointer(window))
+        try stream.reset(dictionary: UnsafeRawBufferPointer(window))
 
         var crc: UInt32 = 0
         var offset = range.lowerBound
@@ -65,7 +65,7 @@ final class DeflateWorkspace: @unchecked Sendable {
             try source.read(into: chunk, at: offset)
             crc = GzipFormat.crc(crc, UnsafeRawBufferPointer(chunk))
             offset += Int64(count)
-            try deflater.compress(
+            try stream.compress(
                 UnsafeRawBufferPointer(chunk), ending: offset == range.upperBound ? ending : .none, into: output)
             try afterChunk(offset)
         } while offset < range.upperBound
@@ -73,13 +73,13 @@ final class DeflateWorkspace: @unchecked Sendable {
     }
 }
 
-extension DeflateWorkspace {
+extension Deflater {
     /// Deflates all of `source`, read to its end whatever its size said
     /// (pseudo-files in `/proc` and `/sys` report sizes unlike their
     /// contents), as one raw deflate stream ended with `.finish`.
     ///
     /// ```swift
-    /// let (crc, length) = try workspace.deflateToEnd(of: source, into: output, isCancelled: { false }) { _ in }
+    /// let (crc, length) = try deflater.deflateToEnd(of: source, into: output, isCancelled: { false }) { _ in }
     /// try source.checkRead(length)
     /// ```
     ///
@@ -87,7 +87,7 @@ extension DeflateWorkspace {
     func deflateToEnd(
         of source: SourceFile, into output: ByteBuffer, isCancelled: () -> Bool, afterChunk: (Int64) throws -> Void
     ) throws -> (crc: UInt32, length: Int64) {
-        try deflater.reset(dictionary: UnsafeRawBufferPointer(start: nil, count: 0))
+        try stream.reset(dictionary: UnsafeRawBufferPointer(start: nil, count: 0))
         var crc: UInt32 = 0
         var offset: Int64 = 0
         while true {
@@ -97,52 +97,9 @@ extension DeflateWorkspace {
             crc = GzipFormat.crc(crc, chunk)
             offset += Int64(count)
             // A short chunk is the end: a file does not grow under a read we trust.
-            try deflater.compress(chunk, ending: count < input.count ? .finish : .none, into: output)
+            try stream.compress(chunk, ending: count < input.count ? .finish : .none, into: output)
             try afterChunk(offset)
             if count < input.count { return (crc, offset) }
         }
     }
-}
-
-/// Idle ``DeflateWorkspace``s for one level and chunk size: a job takes one
-/// (or makes one when none is idle) and gives it back, so there are never
-/// more than the most jobs that ran at once, and zlib's ~270 KiB of state
-/// is allocated once per worker instead of once per segment.
-///
-/// ```swift
-/// let workspaces = DeflateWorkspaces(level: 6, chunkSize: 256 * 1024)
-/// let crc = try workspaces.withWorkspace { workspace in
-///     try workspace.deflate(range, of: source, ending: .sync, into: output, isCancelled: { false }, afterChunk: { _ in })
-/// }
-/// ```
-final class DeflateWorkspaces: Sendable {
-    let level: Int
-    let chunkSize: Int
-    private let idle = VisibleMutex<[DeflateWorkspace]>([])
-
-    init(level: Int, chunkSize: Int) {
-        self.level = level
-        self.chunkSize = chunkSize
-    }
-
-    /// Runs `body` with an idle workspace (or a new one). The workspace goes
-    /// back to the pool when `body` returns or throws `CancellationError`
-    /// (the next ``DeflateWorkspace/deflate(_:of:ending:into:isCancelled:afterChunk:)``
-    /// resets its stream); after any other error, zlib's state may be broken,
-    /// so it is dropped and a later job makes a fresh one.
-    func withWorkspace<Result>(_ body: (DeflateWorkspace) throws -> Result) throws -> Result {
-        let workspace = try idle.withLock { $0.popLast() } ?? DeflateWorkspace(level: level, chunkSize: chunkSize)
-        let result: Result
-        do {
-            result = try body(workspace)
-        } catch let error as CancellationError {
-            idle.withLock { $0.append(workspace) }
-            throw error
-        }
-        idle.withLock { $0.append(workspace) }
-        return result
-    }
-
-    /// Workspaces waiting to be reused.
-    var idleCount: Int { idle.withLock { $0.count } }
 }

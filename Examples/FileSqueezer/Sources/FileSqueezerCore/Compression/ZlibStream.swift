@@ -4,7 +4,7 @@ import CZlib
 /// reusable: ``reset(dictionary:)`` starts a new stream on the same state.
 ///
 /// ```swift
-/// let deflater = try RawDeflater(level: 6)
+/// let deflater = try ZlibStream(level: 6)
 /// let output = ByteBuffer(capacity: 64 * 1024)
 /// try deflater.reset(dictionary: previous32KiB)        // prime with the bytes before this segment
 /// try deflater.compress(chunk, ending: .none, into: output)
@@ -20,7 +20,7 @@ import CZlib
 /// The `z_stream` lives in memory allocated once here: zlib keeps a pointer
 /// back to it inside its internal state, so it must never move after init
 /// (a Swift struct stored property could). Not thread-safe: one thread at a time.
-final class RawDeflater {
+final class ZlibStream {
     /// How the input handed to ``compress(_:ending:into:)`` ends the stream.
     enum Ending: Sendable {
         /// More input follows.
@@ -103,94 +103,5 @@ final class RawDeflater {
             // space unused; when finishing, only Z_STREAM_END means it is all out.
             if ending == .finish ? status == Z_STREAM_END : stream.pointee.avail_out != 0 { return }
         }
-    }
-}
-
-/// A growable run of bytes that deflate writes into directly.
-///
-/// ```swift
-/// let output = ByteBuffer(capacity: 1 << 20)
-/// try deflater.compress(chunk, ending: .none, into: output)
-/// try writeAll(descriptor, output.bytes)
-/// output.removeAll()
-/// ```
-///
-/// Owned by one thread at a time: a segment's job fills it, then hands it
-/// to the file's writer through that file's lock (hence `@unchecked Sendable`).
-final class ByteBuffer: @unchecked Sendable {
-    private(set) var capacity: Int
-    private var storage: UnsafeMutableRawPointer
-    /// Bytes in use, from the start.
-    var count = 0
-    /// Counts this buffer while it exists (a segment's output, see ``SegmentWindow/peakOutputs``).
-    private let counted: LiveCount?
-
-    init(capacity: Int, counted: LiveCount? = nil) {
-        self.capacity = max(capacity, 64)
-        storage = .allocate(byteCount: self.capacity, alignment: 16)
-        self.counted = counted
-        counted?.increment()
-    }
-
-    deinit {
-        storage.deallocate()
-        counted?.decrement()
-    }
-
-    /// The bytes in use.
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
-
-    /// The space after the bytes in use.
-    var freeSpace: UnsafeMutableRawBufferPointer {
-        UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count)
-    }
-
-    /// Makes room for at least `minimumFree` more bytes, at least doubling
-    /// the capacity when it grows.
-    func reserve(minimumFree: Int) {
-        guard capacity - count < minimumFree else { return }
-        let grown = max(capacity * 2, count + minimumFree)
-        let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
-        moved.copyMemory(from: storage, byteCount: count)
-        storage.deallocate()
-        storage = moved
-        capacity = grown
-    }
-
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        reserve(minimumFree: bytes.count)
-        guard let base = bytes.baseAddress else { return }
-        (storage + count).copyMemory(from: base, byteCount: bytes.count)
-        count += bytes.count
-    }
-
-    /// Forgets the bytes, keeping the capacity.
-    func removeAll() { count = 0 }
-}
-
-/// How many of something exist now, and the most that existed at once:
-/// lets tests check a memory bound on the objects themselves.
-///
-/// ```swift
-/// let outputs = LiveCount()
-/// let buffer = ByteBuffer(capacity: 1 << 20, counted: outputs)   // outputs.live == 1
-/// ```
-final class LiveCount: Sendable {
-    private let counts = VisibleMutex((live: 0, peak: 0))
-
-    init() {}
-
-    var live: Int { counts.withLock { $0.live } }
-    var peak: Int { counts.withLock { $0.peak } }
-
-    func increment() {
-        counts.withLock { counts in
-            counts.live += 1
-            counts.peak = max(counts.peak, counts.live)
-        }
-    }
-
-    func decrement() {
-        counts.withLock { $0.live -= 1 }
     }
 }
