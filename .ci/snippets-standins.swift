@@ -243,3 +243,22 @@ public actor LogFile {
 }
 public let logFile = LogFile()
 public var start: ManualClock.Instant { fatalError() }
+
+// MARK: Stall detection (Documentation/StallDetection.md, Sources/…/Stalls)
+
+public var stall: ConcurrencyStall { fatalError() }
+public var stalls: [ConcurrencyStall] { fatalError() }
+public var thread: ConcurrencyStall.BlockedThread { fatalError() }
+public var fixtures: URL { fatalError() }
+public func work() async {}
+public func runServer() async throws {}
+public func importLibrary() async throws {}
+public extension Metrics {
+    func record(_ name: String, _ value: Duration, tags: [String: String] = [:]) {}
+}
+public extension Importer {
+    func importLibrary(at folder: URL) async throws -> Int { 0 }
+    func run() async throws -> Int { 0 }
+}
+public final class Gallery: Sendable { public func loadThumbnails() async {} }
+public let gallery = Gallery()

@@ -59,7 +59,9 @@ public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// The testing library calls this; a test can call it to check the trait itself.
     ///
     /// ```swift
-    /// try await ConcurrencyStallIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
+    /// func run(_ test: Test, _ body: @Sendable () async throws -> Void) async throws {
+    ///     try await ConcurrencyStallIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
+    /// }
     /// ```
     ///
     /// If the test throws, the error propagates after the stalls are recorded.

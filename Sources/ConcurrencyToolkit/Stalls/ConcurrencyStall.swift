@@ -113,7 +113,7 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// made when it ended.
     ///
     /// ```swift
-    /// if !stall.isOngoing { histogram.record(stall.duration) }
+    /// if !stall.isOngoing { metrics.record("stall_ms", stall.duration) }
     /// ```
     public var isOngoing: Bool
     /// The threads that were blocking, with their stacks captured while they

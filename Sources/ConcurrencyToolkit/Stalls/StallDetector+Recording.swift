@@ -4,7 +4,10 @@ extension StallDetector {
     /// recorders are built on it.
     ///
     /// ```swift
-    /// let value = await StallDetector.recording(threshold: .milliseconds(200), report: { stalls.append($0) }) {
+    /// let stalls = Lock<[ConcurrencyStall]>([])
+    /// let value = await StallDetector.recording(threshold: .milliseconds(200), report: { stall in
+    ///     stalls.withLock { $0.append(stall) }
+    /// }) {
     ///     await work()
     /// }
     /// ```

@@ -1,5 +1,11 @@
 #if os(Linux) && canImport(Glibc)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Captures another thread's stack while it runs (or blocks): the watchdog

@@ -3,9 +3,18 @@
 /// `bootstrap` that remembers its call site, so a second call can name both.
 ///
 /// ```swift
-/// static let processWide = ProcessWideHandler(ConcurrencyStallHandler.logToStandardError, name: "ConcurrencyStallHandler")
-/// processWide.bootstrap(handler, site: "\(fileID):\(line)", scopedAlternative: "withConcurrencyStallHandler")
-/// let handler = processWide.current
+/// struct AuditHandler: Sendable {
+///     let report: @Sendable (String) -> Void
+///     static let logToStandardError = AuditHandler { print("AUDIT: \($0)") }
+///
+///     static let processWide = ProcessWideHandler(logToStandardError, name: "AuditHandler")
+///
+///     static func bootstrap(_ handler: AuditHandler, fileID: String = #fileID, line: Int = #line) {
+///         processWide.bootstrap(handler, site: "\(fileID):\(line)", scopedAlternative: "withAuditHandler")
+///     }
+///
+///     static func report(_ event: String) { processWide.current.report(event) }
+/// }
 /// ```
 final class ProcessWideHandler<Handler: Sendable>: Sendable {
     private struct State {

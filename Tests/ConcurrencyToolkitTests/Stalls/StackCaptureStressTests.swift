@@ -1,7 +1,13 @@
 #if os(Linux) && canImport(Glibc)
 @testable import ConcurrencyToolkit
 import Dispatch
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Testing
 
