@@ -125,6 +125,8 @@ public enum FileSqueezerCommand {
                 level: options.level, force: options.force, segmentSize: options.segmentKiB * 1024,
                 storesName: options.name, synchronous: options.synchronous, temporaryFiles: temporaryFiles),
             placement: options.placement, display: display)
+        // Only --json lists every file; failures are listed either way.
+        squeezer.keepsEveryOutcome = options.json
         let usage = CPUUsage.start()
         let work = Task { @MainActor in
             guard options.records else { return await squeezer.run(discovery) }

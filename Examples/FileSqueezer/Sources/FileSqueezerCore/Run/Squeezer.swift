@@ -23,6 +23,14 @@ public final class Squeezer {
     public let compressor: FileCompressor
     public let placement: DeflatePlacement
     private let display: TerminalDisplay
+    /// Whether ``RunReport/files`` lists every file (the default) or only
+    /// the failed ones. A run over very many files that nobody will list
+    /// (the command line without `--json`) saves their outcomes' memory.
+    ///
+    /// ```swift
+    /// squeezer.keepsEveryOutcome = false      // report.files: failures only
+    /// ```
+    public var keepsEveryOutcome = true
 
     public init(
         strategy: Strategy, jobs: Int, compressor: FileCompressor,
@@ -38,7 +46,7 @@ public final class Squeezer {
     public func run(_ discovery: Discovery) async -> RunReport {
         let plans = discovery.plans
         state.start(plans)
-        let log = SqueezeLog(fileCount: plans.count)
+        let log = SqueezeLog(fileCount: plans.count, keepsEveryOutcome: keepsEveryOutcome)
         let channels = RunChannels(fileCount: plans.count, state: state, display: display, log: log)
         let heartbeat = MainActorHeartbeat()
         heartbeat.start()
@@ -55,7 +63,8 @@ public final class Squeezer {
         await channels.finish()
         let stall = heartbeat.stop()
         display.finish(state)
-        return makeReport(await log.takeAll(), plans: plans, notes: discovery.notes, wall: wall, stall: stall)
+        let (totals, outcomes) = await log.takeAll()
+        return makeReport(totals, outcomes, plans: plans, notes: discovery.notes, wall: wall, stall: stall)
     }
 
     /// Stage 1: compress right here. The main actor is busy for each whole
@@ -93,29 +102,16 @@ public final class Squeezer {
     }
 
     private func makeReport(
-        _ outcomes: [FileOutcome], plans: [FilePlan], notes: [String], wall: Duration, stall: Duration
+        _ totals: SqueezeLog.Totals, _ outcomes: [FileOutcome], plans: [FilePlan], notes: [String],
+        wall: Duration, stall: Duration
     ) -> RunReport {
-        // One pass, no filtered copy: on 100,000 files every copy of the
-        // outcomes is megabytes.
-        var compressed = 0, failed = 0, cancelled = 0
-        var bytesIn: Int64 = 0, bytesOut: Int64 = 0
-        var busy = 0.0
-        for outcome in outcomes {
-            busy += outcome.seconds
-            switch outcome.status {
-            case .compressed:
-                compressed += 1
-                bytesIn += outcome.bytesIn
-                bytesOut += outcome.bytesOut
-            case .failed: failed += 1
-            case .cancelled: cancelled += 1
-            }
-        }
+        let (compressed, failed, bytesIn, bytesOut) = (totals.compressed, totals.failed, totals.bytesIn, totals.bytesOut)
+        let busy = totals.busySeconds
         return RunReport(
             strategy: strategy, placement: placement, jobs: jobs, level: compressor.level,
             compressed: compressed,
             failed: failed,
-            notFinished: plans.count - (outcomes.count - cancelled),
+            notFinished: plans.count - (totals.recorded - totals.cancelled),
             bytesIn: bytesIn, bytesOut: bytesOut,
             ratio: bytesIn == 0 ? 1 : Double(bytesOut) / Double(bytesIn),
             wallSeconds: wall.seconds,
