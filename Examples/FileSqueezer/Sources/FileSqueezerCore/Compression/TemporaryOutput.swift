@@ -203,13 +203,6 @@ private let unnamedFlag: Int32 = 0
 #endif
 
 private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(CompressionError) {
-    var done = 0
-    while done < bytes.count {
-        let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw .system(action: "cannot write", errno: errno)
-        }
-        done += count
-    }
+    let code = System.writeAll(descriptor, bytes)
+    if code != 0 { throw .system(action: "cannot write", errno: code) }
 }

@@ -57,10 +57,10 @@ enum Terminal {
         if descriptor == 1, failures.withLock({ $0.output != nil || $0.outputClosed }) { return }
         let code: Int32
         if rawNames, text.unicodeScalars.contains(where: { FileName.escapes.contains($0.value) }) {
-            code = FileName.bytes(text).withUnsafeBufferPointer { writeAll(descriptor, $0) }
+            code = FileName.bytes(text).withUnsafeBytes { System.writeAll(descriptor, $0) }
         } else {
             var text = text
-            code = text.withUTF8 { writeAll(descriptor, $0) }
+            code = text.withUTF8 { System.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
         }
         guard code != 0 else { return }
         if code == EPIPE {
@@ -70,20 +70,6 @@ enum Terminal {
             failures.withLock { if $0.output == nil { $0.output = String(cString: strerror(code)) } }
         }
     }
-}
-
-/// Writes all of `bytes` to `descriptor`; returns 0 or the `errno` of the failed write.
-private func writeAll(_ descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-    var done = 0
-    while done < bytes.count {
-        let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-        if count < 0 {
-            if errno == EINTR { continue }
-            return errno
-        }
-        done += count
-    }
-    return 0
 }
 
 /// "1.5 MB" style sizes (decimal units, like `ls -h --si`).

@@ -82,26 +82,34 @@ enum System {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure(path: path, errno: errno) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                let code = errno
-                close(descriptor)
-                unlink(temporary)
-                throw Failure(path: path, errno: code)
-            }
-            done += count
+        let code = Array(text.utf8).withUnsafeBytes { writeAll(descriptor, $0) }
+        guard code == 0 else {
+            close(descriptor)
+            unlink(temporary)
+            throw Failure(path: path, errno: code)
         }
-        bytes = []
         fchmod(descriptor, 0o644)
         guard close(descriptor) == 0, rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
             throw Failure(path: path, errno: code)
         }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, going on after a short write
+    /// or an interrupted one.
+    /// - Returns: 0, or the `errno` of the write that failed.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += count
+        }
+        return 0
     }
 
     /// Creates `path` and its missing parents, like `mkdir -p`.
