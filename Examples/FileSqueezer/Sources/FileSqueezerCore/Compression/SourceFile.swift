@@ -76,15 +76,11 @@ final class SourceFile: Sendable {
     /// Fills all of `buffer` from `offset`. A file that ends sooner changed
     /// size since it was planned.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(CompressionError) {
-        var filled = 0
-        while filled < buffer.count {
-            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system(action: "cannot read", errno: errno)
-            }
-            if count == 0 { throw .changedSize(expected: plan.size, actual: currentSize() ?? offset + Int64(filled)) }
-            filled += count
+        // A segment never reaches past the planned end, so readSome stops
+        // short only where the file really ended sooner.
+        let filled = try readSome(into: buffer, at: offset)
+        if filled < buffer.count {
+            throw .changedSize(expected: plan.size, actual: currentSize() ?? offset + Int64(filled))
         }
     }
 
