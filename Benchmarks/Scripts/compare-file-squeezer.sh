@@ -31,23 +31,9 @@ for setting in "CORPUS_MB=$megabytes" "RUNS=$runs" "ROUNDS=$rounds" "JOBS=$jobs"
     fi
 done
 
-missing=()
-command -v hyperfine >/dev/null || missing+=(hyperfine)
-command -v pigz >/dev/null || missing+=(pigz)
-[ -x /usr/bin/time ] || missing+=(time)
-if [ ${#missing[@]} -gt 0 ]; then
-    # A benchmark does not install system packages behind the reader's back.
-    echo "error: missing ${missing[*]}; install with: apt-get install -y ${missing[*]}" >&2
-    exit 1
-fi
-
-if [ -n "${FILE_SQUEEZER:-}" ]; then
-    bin=$FILE_SQUEEZER
-else
-    echo "Building file-squeezer (release) in $root ..." >&2
-    swift build --package-path "$root" -c release --product file-squeezer >&2
-    bin=$(swift build --package-path "$root" -c release --show-bin-path)/file-squeezer
-fi
+source "$(dirname "$0")/common.sh"
+require_tools hyperfine pigz time
+bin=$(file_squeezer_binary "$root")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
