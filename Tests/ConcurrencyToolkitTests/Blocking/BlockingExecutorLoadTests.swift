@@ -16,7 +16,7 @@ extension TimingSensitive {
             let executor = BlockingExecutor(width: 32, label: "throughput")
             let elapsed = try await ContinuousClock().measure {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<32 { group.addTask { try await executor.run { _ = usleep(200_000) } } }
+                    for _ in 0..<32 { group.addTask { try await executor.run { blockThread(milliseconds: 200) } } }
                     try await group.waitForAll()
                 }
             }

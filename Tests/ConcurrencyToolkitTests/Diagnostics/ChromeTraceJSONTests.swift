@@ -85,7 +85,7 @@ import Testing
                                 token?.emit(.jobStarted(executor: "json", lane: index))
                                 // As BlockingExecutor does: the job's closure sees the recording.
                                 Instrumentation.withRecorder(token?.recorder) {
-                                    span("compress file\(index)") { _ = usleep(20_000) }
+                                    span("compress file\(index)") { blockThread(milliseconds: 20) }
                                 }
                                 token?.emit(.jobFinished(failed: false))
                                 continuation.resume()

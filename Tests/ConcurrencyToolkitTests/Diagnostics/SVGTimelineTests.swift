@@ -140,7 +140,7 @@ final class SVGReader: NSObject, XMLParserDelegate {
             marker("start")
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
-                    group.addTask { span("child \(index)") { _ = usleep(2_000) } }
+                    group.addTask { span("child \(index)") { blockThread(milliseconds: 2) } }
                 }
             }
         }

@@ -25,7 +25,7 @@ import Testing
                     jobs[name, default: 0] += 1
                     let thread = try await executor.run { () -> UInt64 in
                         letTheWaiterSuspendUnderThreadSanitizer()
-                        span("\(name) work") { _ = usleep(2_000) }
+                        span("\(name) work") { blockThread(milliseconds: 2) }
                         return CurrentThread.id
                     }
                     seen[name, default: []].insert(thread)

@@ -47,14 +47,6 @@ extension String {
     }
 }
 
-/// Blocks the calling thread for `milliseconds` (a loop: a capture signal
-/// may end one `usleep` early).
-@inline(never)
-func blockThread(milliseconds: UInt64) {
-    let end = MonotonicClock.now + milliseconds * 1_000_000
-    while MonotonicClock.now < end { usleep(5_000) }
-}
-
 /// The main actor's blocking function the report must name.
 @inline(never) @MainActor
 func blockTheMainActorFor400ms() {
