@@ -18,6 +18,9 @@ struct WholeFileTests {
     /// `folder/#N (deleted)`). `nil` where there is no `/proc/self/fd`.
     static func temporaryBytes(in folder: String, besides original: String) -> Int64? {
         #if os(Linux)
+        // /proc shows resolved paths.
+        let folder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        let original = URL(fileURLWithPath: original).resolvingSymlinksInPath().path
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         var total: Int64 = 0
         for name in descriptors {

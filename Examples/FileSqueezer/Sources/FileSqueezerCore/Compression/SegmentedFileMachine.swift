@@ -9,6 +9,10 @@
 ///  deposit(.failed / .cancelled), writeFailed: stopped (no more segments run or are written)
 /// ```
 ///
+/// A whole file is one segment that streams: ``streamed(bytes:through:)``
+/// after every chunk (progress, and the bytes written ahead of its end),
+/// then its rest is written as any segment's, its length counted once.
+///
 /// `Opened` (the open original and temporary output) and `Output` (a
 /// segment's compressed bytes) are opaque here, so the tests drive this type
 /// with plain values:
