@@ -76,8 +76,10 @@ public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
                 return .failure(error)
             }
         }
+        // At the test's own declaration: a stall has no line of the user's
+        // to point at, and without this the issue would name this file.
         for stall in stalls {
-            Issue.record(stall)
+            Issue.record(stall, sourceLocation: test.sourceLocation)
         }
         try outcome.get()
     }

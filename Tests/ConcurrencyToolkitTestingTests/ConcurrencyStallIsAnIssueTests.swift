@@ -26,6 +26,8 @@ import Darwin
             // Stalls belong to the process: a test running alongside may add
             // its own. Every stall is an issue; ours must be among them.
             guard let stall = issue.error as? ConcurrencyStall else { return false }
+            // Reported at the test's declaration, never inside the library.
+            #expect(issue.sourceLocation == test.sourceLocation)
             #if os(Linux)
             let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
             if stall.kind == .mainActorBlocked, underThreadSanitizer { named.withLock { $0 = true } }  // no stacks there
