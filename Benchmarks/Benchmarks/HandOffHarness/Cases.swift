@@ -25,6 +25,17 @@ struct Case: Sendable {
     }
 }
 
+@inline(never) func checkedWithHandler(_ i: Int) async throws -> Int {
+    try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { $0.resume(returning: i) }
+    } onCancel: {
+    }
+}
+
+@inline(never) func safeWithOnCancel(_ i: Int) async throws -> Int {
+    try await withSafeThrowingContinuation(onCancel: {}) { $0.resume(returning: i) }
+}
+
 @inline(never) func blackHole(_ value: Int) {
     if value == .min { print("") }
 }
@@ -60,6 +71,16 @@ func allCases(fast: Int, slow: Int, handOffs: Int) -> [Case] {
         },
         .timed("`withSafeThrowingContinuation(onCancel:)`", fast) { i in
             try await withSafeThrowingContinuation(onCancel: {}) { $0.resume(returning: i) }
+        },
+        // The two above again, each behind a function that is not inlined:
+        // the small peer closure is inlined into the timing loop, which drops
+        // two of its executor hops (counted with a uprobe on
+        // swift_task_switch), and ours is too large to be; here neither is.
+        .timed("checked inside `withTaskCancellationHandler`, not inlined", fast) { i in
+            try await checkedWithHandler(i)
+        },
+        .timed("`withSafeThrowingContinuation(onCancel:)`, not inlined", fast) { i in
+            try await safeWithOnCancel(i)
         },
         .timed("`DispatchQueue.async` + checked continuation, back to back", slow) { i in
             try await withCheckedThrowingContinuation { continuation in

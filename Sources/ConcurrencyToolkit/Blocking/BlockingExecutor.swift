@@ -62,7 +62,7 @@ public final class BlockingExecutor: Sendable {
             "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1 (the number of jobs that run at once)")
         self.width = width
         self.label = label
-        self.state = Lock(BlockingQueueState(width: width, spin: LaneSpin()))
+        self.state = Lock(BlockingQueueState(width: width))
         self.lanes = (0..<width).map { DispatchQueue(label: "\(label).lane-\($0)") }
         // Marks each lane with this executor so tests (and `isRunningOnLane`)
         // can tell where code runs.
@@ -75,6 +75,12 @@ public final class BlockingExecutor: Sendable {
     /// print(BlockingExecutor.shared.metrics)   // "queued 0, running 3 (peak 12), ..."
     /// ```
     public var metrics: Metrics { state.withLock { $0.metrics } }
+
+    /// Turns on the adaptive spin-then-idle hand-off (``LaneSpin``), off by
+    /// default because it measured no gain; call before the first job.
+    func enableLaneSpin() {
+        state.withLock { $0.useSpin(.adaptive()) }
+    }
 
     /// Whether the calling code runs on one of this executor's lanes.
     var isRunningOnLane: Bool {

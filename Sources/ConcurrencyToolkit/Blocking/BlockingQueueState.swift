@@ -30,11 +30,17 @@ struct BlockingQueueState<Job, Waiter> {
     private var handedOff: (lane: Int, job: Job)?
     private(set) var spin: LaneSpin
 
-    /// `spin` defaults to none, as a pure value in a test; the executor
-    /// passes the adaptive one.
+    /// `spin` defaults to none, as in the executor (see ``LaneSpin``).
     init(width: Int, spin: LaneSpin = LaneSpin(isEnabled: false)) {
         // Reversed so lane 0 is taken first: the lane used last stays warm.
         idleLanes = Array((0..<width).reversed())
+        self.spin = spin
+    }
+
+    /// Replaces the spin policy; before the first job (a lane spinning under
+    /// the old one would be lost track of otherwise).
+    mutating func useSpin(_ spin: LaneSpin) {
+        precondition(spinningLane == nil && handedOff == nil, "the spin policy is set before the first job")
         self.spin = spin
     }
 

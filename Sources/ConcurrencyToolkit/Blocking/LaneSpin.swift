@@ -1,6 +1,16 @@
 /// How long a lane that ran out of work spins before it goes idle, and how
 /// that adapts: a pure value kept in ``BlockingQueueState``.
 ///
+/// **Off by default.** Measured in a plain release program on the 2-core VM
+/// (Performance.md, "Primitives in a plain program"), the spin hands every
+/// job over without a lane wake-up, yet the `run` round trip stays level
+/// with `DispatchQueue.async` (1.08x with the spin, 1.07x without, medians
+/// of interleaved runs) and the process makes the same two context switches
+/// per round trip, for more CPU: libdispatch's worker already lingers
+/// between jobs, and what remains is the caller's wake-up. So executors are
+/// made with the spin off; ``BlockingExecutor/enableLaneSpin()`` turns it on
+/// (the hand-off stress test and a measurement on other hardware use it).
+///
 /// Handing a job to an idle lane wakes a thread (a futex wake-up and a
 /// context switch: several microseconds, tens on a busy VM); handing it to a
 /// lane that is still awake costs a store and a load. So a lane that has just
@@ -27,8 +37,8 @@ struct LaneSpin: Equatable {
     private(set) var budget: UInt64
     let isEnabled: Bool
 
-    /// `isEnabled` defaults to having more than one core.
-    init(budget: UInt64 = 20_000, isEnabled: Bool = activeProcessorCount > 1) {
+    /// Off unless `isEnabled` (see above).
+    init(budget: UInt64 = 20_000, isEnabled: Bool = false) {
         self.isEnabled = isEnabled
         self.budget = isEnabled ? min(budget, Self.longest) : 0
     }
@@ -50,4 +60,8 @@ struct LaneSpin: Equatable {
             if budget < Self.shortest { budget = 0 }
         }
     }
+
+    /// The adaptive spin: on with more than one core (Go: never on one core,
+    /// where spinning only delays the thread that would submit).
+    static func adaptive() -> LaneSpin { LaneSpin(isEnabled: activeProcessorCount > 1) }
 }

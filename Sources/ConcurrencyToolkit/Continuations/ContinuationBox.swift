@@ -11,7 +11,11 @@ import Synchronization
 /// leak is still detected while a timeout or a cancellation handler is armed.
 /// (The scheduler's entry is removed by `deinit` under the scheduler's lock;
 /// the cancellation handler's pointer stays valid through the waiting frame's
-/// own reference while that cannot hide a leak, and an ``UnownedPin`` after.)
+/// own reference while that cannot hide a leak, and an ``UnownedPin`` after.
+/// The rule: whatever an unretained path can read is owned by someone who
+/// outlives that path: the scheduler's lock for the timer, the frame that
+/// installed the cancellation handler for the handler, which therefore also
+/// holds the box's extras; see `withSafeThrowingContinuation`.)
 ///
 /// The hot path (create, resume, drop) is `@inlinable` so callers get it
 /// specialized: unspecialized generic code would look up type metadata on
@@ -128,10 +132,11 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
         ContinuationCounters.shared.count(next)
         // Here, before the caller resumes the waiter: once resumed, the
         // waiter may end its recording, and a later event would be dropped.
-        // Read `extras` only when traced: a cancellation handler can finish a
-        // box whose last copy is being dropped on another thread, and by
-        // then `deinit` may have released the extras (only the box's memory
-        // is pinned; `links` is a plain byte there, always safe to read).
+        // A cancellation handler can finish a box whose last copy is being
+        // dropped on another thread; by then `deinit` may have released its
+        // own reference to the extras. They are still alive: the frame that
+        // installed the handler holds them until the handler is removed (the
+        // box's memory, where `links` is, is pinned by that frame too).
         if links.contains(.traced), let trace = extras?.trace { Instrumentation.endWait(trace, as: next) }
     }
 
@@ -206,9 +211,12 @@ extension ContinuationBox where Failure == any Error {
     /// `onCancel` should run: the cancellation won, or the box is not armed
     /// yet and arming will finish it.
     ///
-    /// It reads the box's other fields only after winning the state CAS, and
-    /// a box whose last copy is gone is never pending: a cancellation racing
-    /// the box's `deinit` touches only the state byte, which the pin keeps.
+    /// It reads the box's other fields only after winning the state CAS. A
+    /// cancellation can win it against a `deinit` already running on another
+    /// thread (the last copy was just dropped): it then reads the raw
+    /// continuation and `links`, plain values in the memory the pin keeps,
+    /// and the extras, which the installing frame keeps alive (see
+    /// `withSafeThrowingContinuation`); never anything `deinit` releases.
     @inlinable
     final func cancelFromHandler() -> Bool {
         switch transition(.cancel) {

@@ -90,11 +90,22 @@ public func withSafeThrowingContinuation<T>(
     // (No local variable may hold the box: it would hide a leak.)
     let token = Unmanaged<ContinuationBox<T, any Error>>.passRetained(
         StoppableContinuationBox(unarmedAt: site, timeout: timeout, onCancel: onCancel))
+    // Ownership rule: whatever the handler can read through `token` is
+    // owned by this frame until the handler is removed, never by the box
+    // alone. The box's memory: the reference above, then the pin. Its extras
+    // (a trace recording's token, when one is active): this reference, taken
+    // by hand so the plain path pays a nil test, not a call. A cancellation
+    // can win the box while its last copy is dropped on another thread, and
+    // then `deinit` releases the box's own reference to the extras while the
+    // handler is still ending the box's trace span with them.
+    let extras = token._withUnsafeGuaranteedRef { $0.extrasStorage }
+    if let extras { _ = extras.retain() }
     var pin: UnownedPin?
     defer {
         // Borrowed, not copied: copying an unowned reference costs an atomic.
         if case .none = pin { token.release() }
         withExtendedLifetime(pin) {}
+        if let extras { extras.release() }
     }
     let value = try await withTaskCancellationHandler {
         UncheckedSendable(

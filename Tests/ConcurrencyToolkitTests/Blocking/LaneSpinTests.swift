@@ -110,4 +110,13 @@ import Testing
             return
         }
     }
+
+    @Test func anExecutorStartsWithTheSpinOffAndTheStressTestCanTurnItOn() {
+        // Off by default: it measured no gain over Dispatch's own lingering
+        // worker (Performance.md, "Primitives in a plain program").
+        let executor = BlockingExecutor(width: 2, label: "spin-default")
+        #expect(executor.state.withLock { $0.spin.isEnabled } == false)
+        executor.enableLaneSpin()
+        #expect(executor.state.withLock { $0.spin.isEnabled } == (activeProcessorCount > 1))
+    }
 }
