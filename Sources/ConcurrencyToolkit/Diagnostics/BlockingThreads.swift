@@ -9,8 +9,8 @@
 /// lane drains its whole queue inside one), not per job.
 ///
 /// ```swift
-/// BlockingThreads.running {
-///     drainTheQueue()       // StallBlame leaves this thread alone meanwhile
+/// let total = BlockingThreads.running {
+///     (1...1_000).reduce(0, +)   // a lane's jobs run here; no capture signal reaches this thread
 /// }
 /// let spared = BlockingThreads.now   // on the watchdog, before capturing
 /// ```
