@@ -13,14 +13,17 @@ import Testing
 /// wait ends early: the task is cancelled, or the timeout passes. Exactly
 /// once, and never after a resume.
 @Suite(.timeLimit(.minutes(1))) struct StopTheWorkTests {
-    /// A real child process, `/bin/sleep 5`, and a thread that reaps it.
+    /// A real child process, `/bin/sleep 120`, and a thread that reaps it.
+    /// Long enough that it never ends on its own during a test: with
+    /// `sleep 5` a loaded ThreadSanitizer run took 17 s to cancel, the child
+    /// had exited normally by then, and the wait returned its status.
     final class Child: Sendable {
         let pid: pid_t
         private let exited = Lock<ContinuousClock.Instant?>(nil)
 
         init() throws {
             var pid: pid_t = 0
-            let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("5"), nil]
+            let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("120"), nil]
             defer { arguments.forEach { free($0) } }
             // The test runner may block or ignore SIGTERM; the child gets the defaults.
             var attributes = posix_spawnattr_t()
