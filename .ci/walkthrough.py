@@ -23,16 +23,19 @@ UNIT = r"(?:\s*(?:ns|µs|us|ms|s|B|kB|MB|GB|KiB|MiB|GiB))?"
 
 
 def blocks(path):
-    """(line, info, text) of every fenced block."""
+    """(line, info, text) of every fenced block, indented ones (in a list)
+    included, their indent removed."""
     lines = open(path, encoding="utf-8").read().splitlines()
     i = 0
     while i < len(lines):
-        m = re.match(r"^```(\S*)\s*(.*)$", lines[i])
-        if m and m.group(1):
+        m = re.match(r"^(\s*)```(\S*)\s*(.*)$", lines[i])
+        if m and m.group(2):
+            indent = len(m.group(1))
             j = i + 1
-            while lines[j].rstrip() != "```":
+            while lines[j].strip() != "```":
                 j += 1
-            yield i + 1, (m.group(1) + " " + m.group(2)).strip(), "\n".join(lines[i + 1:j])
+            text = "\n".join(l[indent:] if l[:indent].strip() == "" else l for l in lines[i + 1:j])
+            yield i + 1, (m.group(2) + " " + m.group(3)).strip(), text
             i = j
         i += 1
 
