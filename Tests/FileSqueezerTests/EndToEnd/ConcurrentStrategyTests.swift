@@ -32,11 +32,10 @@ extension EndToEnd {
             #expect(run.stdout.contains("Strategy concurrent, 2 jobs"))
         }
 
-        @Test("files overlap: the function left the actor")
+        // Two files at once need two pool threads: one per core.
+        @Test("files overlap: the function left the actor",
+              .enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2))
         func overlaps() throws {
-            // At least two pool threads (one per core, two on the CI machine).
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            try #require(cores >= 2)
             let report = try report(files: 2)
             #expect(report.strategy == .concurrent)
             // Stage 2 adds the files' times up to at most the wall time; here
