@@ -19,7 +19,7 @@ A block containing `// snippet: does-not-compile` (a "Before" that shows an
 error) is checked to fail; `// snippet: skip` leaves a block out, with the
 reason beside it. `// snippet: excerpt` marks lines quoted from File
 Squeezer: each code line must still appear, as it is, in a file under
-Examples/ or Sources/ (the package build compiles them there).
+Examples/, Sources/ or Snippets/ (the package build compiles them there).
 """
 import os
 import re
@@ -153,13 +153,13 @@ def code_lines(text):
 
 def check_excerpt(snippet):
     known = set()
-    for top in ("Examples", "Sources"):
+    for top in ("Examples", "Sources", "Snippets"):
         for directory, _, files in os.walk(os.path.join(ROOT, top)):
             for f in files:
                 if f.endswith(".swift"):
                     known.update(code_lines(open(os.path.join(directory, f), encoding="utf-8").read()))
     lines = snippet.code.splitlines()
-    return [f"{snippet.where(i)}: error: excerpt line not found in Examples/ or Sources/: {line.strip()}"
+    return [f"{snippet.where(i)}: error: excerpt line not found in Examples/, Sources/ or Snippets/: {line.strip()}"
             for i, line in enumerate(lines)
             if code_lines(line) and code_lines(line)[0] not in known]
 

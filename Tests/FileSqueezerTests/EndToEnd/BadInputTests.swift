@@ -28,7 +28,7 @@ extension EndToEnd {
         @Test("usage errors exit 2 with a message", arguments: [
             (["--level", "10", "x"], "--level must be a whole number from 1 to 9"),
             (["--jobs", "zero", "x"], "--jobs must be a whole number"),
-            (["--strategy", "fast", "x"], "--strategy must be one of main-actor, actor, parallel"),
+            (["--strategy", "fast", "x"], "--strategy must be one of main-actor, actor, concurrent, parallel"),
             (["--frobnicate", "x"], "unknown option '--frobnicate'"),
             ([], "missing FOLDER"),
             (["a", "b"], "give exactly one FOLDER"),

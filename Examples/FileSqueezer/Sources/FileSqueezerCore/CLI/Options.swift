@@ -224,8 +224,8 @@ extension Options {
                                 folder after: slower, but it survives a power loss
           -q, --quiet           print only errors and the summary
               --json            print a machine-readable summary on stdout
-              --strategy S      main-actor | actor | parallel (default parallel):
-                                the three stages of the WWDC22 talk, see the walkthrough
+              --strategy S      main-actor | actor | concurrent | parallel (default parallel):
+                                the WWDC22 talk's stages and its fix, see the walkthrough
               --deflate-on P    lanes | pool (default lanes): where --strategy parallel runs
                                 the blocking work; pool replays thread-pool exhaustion
               --trace FILE      record the run as a Chrome trace (JSON; open it in ui.perfetto.dev)

@@ -52,10 +52,13 @@ public final class Squeezer {
         heartbeat.start()
         let start = ContinuousClock.now
 
-        // The three stages differ only in where compressWholeFile runs.
+        // The stages differ only in where compressWholeFile runs (stage 3
+        // also in the unit of work).
         switch strategy {
         case .mainActor: await compressOnMainActor(plans, channels)
         case .actor: await compressOnOneActor(plans, channels)
+        case .concurrent:
+            await ConcurrentStrategy.run(plans, order: largestFirst(plans), compressor: compressor, channels: channels)
         case .parallel: await compressInParallel(plans, channels)
         }
 
