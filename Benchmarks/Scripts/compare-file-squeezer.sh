@@ -14,8 +14,8 @@
 #   JOBS=2                                 --jobs for file-squeezer, -p for pigz
 #
 # Needs hyperfine, pigz and GNU time: it names what is missing and stops
-# (apt-get install -y hyperfine pigz time). Takes more than 5 minutes with
-# the defaults. Temporary files (~1.5 GiB at most) go under ${TMPDIR:-/tmp}
+# (apt-get install -y hyperfine pigz time). Takes about 8 minutes with
+# RUNS=5 ROUNDS=20 (Documentation/Performance.md). Temporary files (~1.5 GiB at most) go under ${TMPDIR:-/tmp}
 # and are removed on exit.
 set -euo pipefail
 
