@@ -91,6 +91,18 @@ extension EndToEnd {
             #expect(try scratch.listing("out") == names.map { $0 + ".gz" }.sorted())
         }
 
+        @Test("--output FOLDER FOLDER writes beside the originals: a killed run's temporary there is removed")
+        func outputIsFolder() throws {
+            let scratch = try Scratch()
+            let killed = ".squeeze-\(try Self.deadPID())-0123456789abcdef"
+            try scratch.file("in/" + killed, Self.gzipHead)
+            try scratch.file("in/a.txt", Data("a\n".utf8))
+            let run = try SqueezerProcess.run(["--output", scratch.path + "/in", scratch.path + "/in"], in: scratch)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(run.stderr.contains("removed 1 temporary file left by a run that was killed: \(killed)\n"), "stderr: \(run.stderr)")
+            #expect(try scratch.listing("in") == ["a.txt", "a.txt.gz"])
+        }
+
         @Test("our own temporaries: a live writer's is named and left alone, a killed run's (even empty) is removed",
               arguments: OutputPlacementTests.temporaries)
         func ours(_ environment: [String: String]) throws {

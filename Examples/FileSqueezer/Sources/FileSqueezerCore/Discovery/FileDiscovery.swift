@@ -109,6 +109,9 @@ public func discoverFiles(in folder: String, recursive: Bool, output: String?) t
         var info = stat()
         let shown = absolutePath(output)
         if withCName(FileName.bytes(output), { stat($0, &info) }) == 0 { scan.skipped = FileIdentity(info) }
+        // `--output FOLDER FOLDER`: every folder scanned is its own mirror.
+        var rootInfo = stat()
+        scan.writesBeside = fstat(root.descriptor, &rootInfo) == 0 && scan.skipped == FileIdentity(rootInfo)
         let (root, missing) = OutputFolder.lazily(at: output, shown: shown)
         scan.discovery.outputRoot = root
         scan.discovery.outputFoldersToOpen += missing
@@ -130,6 +133,9 @@ private struct Scan {
     var discovery = Discovery()
     /// The output folder, when it exists: never scanned.
     var skipped: FileIdentity?
+    /// The run's `.gz` files go into the folders scanned (no `--output`, or
+    /// `--output` is FOLDER itself): only there are temporaries of ours.
+    var writesBeside = true
     var topFailure: Int32?
 
     init(recursive: Bool) { self.recursive = recursive }
@@ -162,7 +168,7 @@ private struct Scan {
             case S_IFREG:
                 if let suffix = GzipFormat.compressedSuffix(of: name) {
                     discovery.notes.append("\(shown): already has \(FileName.display(suffix.utf8)) suffix - ignored")
-                } else if discovery.outputRoot == nil, case let verdict = StaleTemporary.judge(name, info: info, in: folder),
+                } else if writesBeside, case let verdict = StaleTemporary.judge(name, info: info, in: folder),
                           verdict != .ordinary {
                     settle(verdict, name, in: folder, shown: shown)
                 } else {
