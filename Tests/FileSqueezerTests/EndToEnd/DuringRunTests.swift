@@ -17,7 +17,7 @@ extension EndToEnd {
         }
 
         /// Waits until a temporary output file exists in `folder` (the run is
-        /// mid-file then): a named one (`.squeeze-PID-N`, or an earlier build's
+        /// mid-file then): a named one (`.squeeze-PID-TOKEN`, or an earlier build's
         /// `.NAME.gz.squeeze-XXXXXX`), or an unnamed
         /// (`O_TMPFILE`) one that the process holds open, which
         /// `/proc/PID/fd` shows as `FOLDER/#INODE (deleted)`. Gives up after `limit`.

@@ -76,22 +76,5 @@ extension EndToEnd {
             }
             #expect(try Self.strays(scratch, originals: originals) == [])
         }
-
-        @Test("a temporary file whose writer is alive is left alone; one whose writer is gone is removed")
-        func liveWriter() throws {
-            let scratch = try Scratch()
-            try scratch.file("in/a.txt", Sample.text(1_000))
-            let gone = Process()
-            gone.executableURL = URL(fileURLWithPath: "/bin/true")
-            try gone.run()
-            gone.waitUntilExit()
-            let live = ".squeeze-\(getpid())-1", dead = ".squeeze-\(gone.processIdentifier)-1"
-            try scratch.file("in/" + live, Data("partial".utf8))
-            try scratch.file("in/" + dead, Data("partial".utf8))
-            let run = try SqueezerProcess.run([scratch.path + "/in"], in: scratch)
-            #expect(run.status == 0)
-            #expect(run.stderr.contains("removed 1 temporary file left by a run that was killed: \(dead)\n"), "\(run.stderr)")
-            #expect(try scratch.listing("in") == [live, "a.txt", "a.txt.gz"])
-        }
     }
 }

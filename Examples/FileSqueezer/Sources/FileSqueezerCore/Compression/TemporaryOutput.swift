@@ -27,8 +27,9 @@ import Darwin
 ///   even by `kill -9`.
 /// - **Named fallback.** Where `O_TMPFILE` fails (`EOPNOTSUPP`, `EISDIR`,
 ///   `EINVAL`, or no `/proc`), or when ``forceNamedEnvironmentVariable`` is
-///   set, it is `.squeeze-<pid>-<n>` (``TemporaryName``), short whatever
-///   the destination's length; a later run removes it if its writer died.
+///   set, it is `.squeeze-<pid>-<random token>` (``TemporaryName``),
+///   made with `O_EXCL`, short whatever the destination's length; a later
+///   run removes it if its writer died (``StaleTemporary``).
 ///
 /// Registered in ``TemporaryFiles`` from creation until committed or
 /// discarded, so an interrupt can remove it from any thread. Exactly one of

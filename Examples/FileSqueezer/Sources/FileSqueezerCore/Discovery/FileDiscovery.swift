@@ -27,11 +27,12 @@ public struct Discovery: Sendable {
     /// // "locked: cannot open the folder: Permission denied"
     /// ```
     public var failures: [FileOutcome] = []
-    /// Temporary files of killed runs (`.squeeze-PID-N` whose process is
-    /// gone) that discovery removed; ``notes`` says so in one line.
+    /// Temporary files of killed runs that discovery removed (only provably
+    /// ours, in folders the run writes to: ``StaleTemporary``); ``notes``
+    /// says so in one line.
     ///
     /// ```swift
-    /// print(discovery.staleRemoved)   // ["sub/.squeeze-4242-17"]
+    /// print(discovery.staleRemoved)   // ["sub/.squeeze-4242-9f86d081884c7d65"]
     /// ```
     public var staleRemoved: [String] = []
     /// The `--output` folder, if any (it knows the folders the run made).
@@ -51,12 +52,15 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case notAFolder(String)
     case unreadable(String, errno: Int32)
+    /// `--output` exists and is not a folder (``OutputFolder/problem(with:)``).
+    case unusableOutput(String)
 
     public var description: String {
         switch self {
         case .missing(let path): "\(path): no such folder"
         case .notAFolder(let path): "\(path): not a folder (give the folder that holds the files)"
         case .unreadable(let path, let code): "\(path): cannot list the folder: \(String(cString: strerror(code)))"
+        case .unusableOutput(let problem): problem
         }
     }
 }
@@ -76,16 +80,18 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// `O_NOFOLLOW`, listed from that descriptor, and each entry inspected with
 /// `fstatat(AT_SYMLINK_NOFOLLOW)`; the plans keep their folder open. It
 /// creates nothing, even under `output`; it removes only the temporary
-/// files of runs that were killed. An entry that
+/// files of runs that were killed, and only beside the originals (without
+/// `output`, where the run writes): see ``StaleTemporary``. An entry that
 /// vanishes while listed is left out; any other entry that cannot be
 /// inspected, opened or listed is a failure naming it. Only an unusable
-/// `folder` throws.
+/// `folder` or `output` throws, before anything is done.
 ///
 /// Never follows symbolic links. Skips files already compressed by their
 /// suffix, as gzip does (`GzipFormat.compressedSuffix(of:)`: `.gz`,
-/// `.tgz`, `.taz`, `.Z`, ...), our own temporary files (removing those of
-/// runs that were killed: ``Discovery/staleRemoved``),
-/// and, when `output` lies inside `folder`, the output folder itself.
+/// `.tgz`, `.taz`, `.Z`, ...), our own temporary files (a live writer's
+/// with a note; a killed run's removed: ``Discovery/staleRemoved``), and,
+/// when `output` lies inside `folder`, the output folder itself (with a
+/// note: it existed before the run, since discovery comes first).
 public func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
     let root: Folder
     do {
@@ -99,9 +105,13 @@ public func discoverFiles(in folder: String, recursive: Bool, output: String?) t
     }
     var scan = Scan(recursive: recursive)
     if let output {
+        if let problem = OutputFolder.problem(with: output) { throw .unusableOutput(problem) }
         var info = stat()
         let shown = absolutePath(output)
         if withCName(FileName.bytes(output), { stat($0, &info) }) == 0 { scan.skipped = FileIdentity(info) }
+        // `--output FOLDER FOLDER`: every folder scanned is its own mirror.
+        var rootInfo = stat()
+        scan.writesBeside = fstat(root.descriptor, &rootInfo) == 0 && scan.skipped == FileIdentity(rootInfo)
         let (root, missing) = OutputFolder.lazily(at: output, shown: shown)
         scan.discovery.outputRoot = root
         scan.discovery.outputFoldersToOpen += missing
@@ -123,6 +133,9 @@ private struct Scan {
     var discovery = Discovery()
     /// The output folder, when it exists: never scanned.
     var skipped: FileIdentity?
+    /// The run's `.gz` files go into the folders scanned (no `--output`, or
+    /// `--output` is FOLDER itself): only there are temporaries of ours.
+    var writesBeside = true
     var topFailure: Int32?
 
     init(recursive: Bool) { self.recursive = recursive }
@@ -155,10 +168,9 @@ private struct Scan {
             case S_IFREG:
                 if let suffix = GzipFormat.compressedSuffix(of: name) {
                     discovery.notes.append("\(shown): already has \(FileName.display(suffix.utf8)) suffix - ignored")
-                } else if let writer = TemporaryName.writer(of: name) {
-                    removeIfStale(name, writer: writer, in: folder, shown: shown)
-                } else if TemporaryName.isLegacy(name) {
-                    continue  // an earlier build's temporary file (.NAME.gz.squeeze-XXXXXX): its writer is unknown
+                } else if writesBeside, case let verdict = StaleTemporary.judge(name, info: info, in: folder),
+                          verdict != .ordinary {
+                    settle(verdict, name, in: folder, shown: shown)
                 } else {
                     discovery.plans.append(FilePlan(
                         folder: folder, name: name, outputFolder: output, identity: FileIdentity(info),
@@ -166,7 +178,12 @@ private struct Scan {
                         destinationAbsent: listed.map { !$0.contains(name + Array(".gz".utf8)) } ?? false))
                 }
             case S_IFDIR:
-                if FileIdentity(info) == skipped { continue }
+                if FileIdentity(info) == skipped {
+                    // It existed before the run (discovery makes nothing):
+                    // the user's folder, maybe with originals in it. Say so.
+                    discovery.notes.append("\(shown): is the --output folder - ignored")
+                    continue
+                }
                 guard recursive else {
                     discovery.notes.append("\(shown): is a folder (use --recursive) - ignored")
                     continue
@@ -180,11 +197,13 @@ private struct Scan {
         }
     }
 
-    /// Removes a named temporary whose writer is gone (`kill -9`): no
-    /// process has its pid. A live writer's (another run, now) is left alone.
-    private mutating func removeIfStale(_ name: [UInt8], writer: pid_t, in folder: Folder, shown: String) {
-        guard writer != getpid(), kill(writer, 0) != 0, errno == ESRCH else { return }
-        if withCName(name, { unlinkat(folder.descriptor, $0, 0) }) == 0 {
+    /// A temporary of ours (``StaleTemporary``) in a folder the run writes
+    /// to: a live writer's is left alone with a note naming it; a killed
+    /// run's is removed, and the notes say so.
+    private mutating func settle(_ verdict: StaleTemporary, _ name: [UInt8], in folder: Folder, shown: String) {
+        if case .live(let pid) = verdict {
+            discovery.notes.append("\(shown): is a temporary file of file-squeezer process \(pid), still running - ignored")
+        } else if withCName(name, { unlinkat(folder.descriptor, $0, 0) }) == 0 {
             discovery.staleRemoved.append(shown)
         } else if errno != ENOENT {
             discovery.notes.append("\(shown): cannot remove this temporary file of a killed run: \(String(cString: strerror(errno)))")

@@ -71,6 +71,37 @@ final class OutputFolder: Sendable {
         }
     }
 
+    /// Why `path` cannot be the `--output` folder, or `nil` when it can.
+    /// The path is followed as given, symbolic links included (like FOLDER):
+    /// its deepest entry that exists must be a folder (or lead to one), since
+    /// the missing ones are made inside it. A file, or a symbolic link to
+    /// nothing, is refused here, before anything is done, with one message.
+    ///
+    /// ```swift
+    /// OutputFolder.problem(with: "notes.txt")    // "notes.txt: not a folder"
+    /// OutputFolder.problem(with: "new/deeper")   // nil: both are made on first use
+    /// ```
+    static func problem(with path: String) -> String? {
+        var entry = FileName.bytes(path)
+        let slash = UInt8(ascii: "/")
+        while entry.count > 1, entry.last == slash { entry.removeLast() }
+        var info = stat()
+        while withCName(entry, { lstat($0, &info) }) != 0 {
+            guard errno == ENOENT || errno == ENOTDIR, let cut = entry.lastIndex(of: slash) else { return nil }  // made in "."
+            entry = cut == 0 ? [slash] : Array(entry[..<cut])
+            while entry.count > 1, entry.last == slash { entry.removeLast() }
+        }
+        let shown = FileName.display(entry)
+        let isLink = info.st_mode & S_IFMT == S_IFLNK
+        guard withCName(entry, { stat($0, &info) }) == 0 else {
+            let code = errno
+            if isLink, code == ENOENT { return "\(shown): is a symbolic link to nothing, not a folder (the --output folder)" }
+            return "\(shown): cannot use it as the --output folder: \(String(cString: strerror(code)))"
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(shown): not a folder (the --output folder)" }
+        return nil
+    }
+
     private init(unusable failure: CompressionError, shown: String) {
         path = shown
         origin = .unusable(failure)
