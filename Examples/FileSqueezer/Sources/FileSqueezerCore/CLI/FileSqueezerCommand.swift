@@ -84,6 +84,9 @@ public enum FileSqueezerCommand {
             return makeCorpus(in: folder, megabytes: options.corpusMegabytes)
         }
 
+        // Started once, at launch, as a program of your own would: its main-actor
+        // probe then runs before the first file can block the main actor.
+        if options.detectsStalls { StallDetector.start() }
         var folder = options.folder ?? ""
         if options.demo {
             guard let demoFolder = makeDemoFolder(megabytes: options.corpusMegabytes) else { return 1 }
@@ -129,8 +132,10 @@ public enum FileSqueezerCommand {
         squeezer.keepsEveryOutcome = options.json
         let usage = CPUUsage.start()
         let work = Task { @MainActor in
-            guard options.records else { return await squeezer.run(discovery) }
-            let (report, trace) = await withTraceRecording { await squeezer.run(discovery) }
+            guard options.records else { return await squeeze(squeezer, discovery, detectsStalls: options.detectsStalls) }
+            let (report, trace) = await withTraceRecording {
+                await squeeze(squeezer, discovery, detectsStalls: options.detectsStalls)
+            }
             writeRecording(trace, options: options)
             return report
         }
@@ -159,6 +164,17 @@ public enum FileSqueezerCommand {
     }
 
     private static var activeCores: Int { System.processorCount }
+
+    /// Runs the squeeze; with the stall detector started, its reports go into
+    /// the report (and, inside a recording, into the trace) instead of stderr.
+    @MainActor
+    private static func squeeze(_ squeezer: Squeezer, _ discovery: Discovery, detectsStalls: Bool) async -> RunReport {
+        guard detectsStalls else { return await squeezer.run(discovery) }
+        var (report, stalls) = await StallWatch.collect { await squeezer.run(discovery) }
+        StallDetector.stop()
+        report.stalls = stalls
+        return report
+    }
 
     /// Writes what `--trace`, `--timeline` and `--stats` asked for; a file that
     /// cannot be written is reported but does not fail the run.
