@@ -41,7 +41,7 @@ struct RunStallTests {
         #expect(Summary.stallLines(entries) == """
             Stalls of 250 ms or more: 3
               main actor: 2, longest 1400 ms, blocked in ZlibStream.compress(_:ending:into:) at Sources/Z.swift:97
-              thread pool (medium priority): 1, longest 300 ms, no backtrace
+              cooperative pool (medium priority): 1, longest 300 ms, no backtrace
 
             """)
         #expect(Summary.stallLines([]) == "Stalls of 250 ms or more: none\n")

@@ -44,7 +44,7 @@ enum Summary {
         var text = "Stalls of \(threshold) ms or more: \(stalls.count)\n"
         var groups: [(name: String, stalls: [RunStall])] = []
         for stall in stalls {
-            let name = stall.isMainActor ? "main actor" : "thread pool (\(stall.priority ?? "?") priority)"
+            let name = stall.isMainActor ? "main actor" : "cooperative pool (\(stall.priority ?? "?") priority)"
             if let index = groups.firstIndex(where: { $0.name == name }) {
                 groups[index].stalls.append(stall)
             } else {
