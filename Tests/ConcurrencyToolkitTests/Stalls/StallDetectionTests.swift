@@ -59,11 +59,21 @@ import Darwin
     @Test func aStallIsATraceEventInTheActiveRecording() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let (_, trace) = await withTraceRecording {
-                    await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                let recorder = TraceRecorder()
+                await recorder.record {
+                    _ = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
                         await MainActor.run { blockTheMainActorFor400ms() }
+                        // Until the ended report is in the recording, not for
+                        // the helper's few looks: under AddressSanitizer the
+                        // first symbolication alone can outlast them.
+                        _ = await eventually(within: .seconds(60)) {
+                            recorder.trace.events.contains { event in
+                                if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
+                            }
+                        }
                     }
                 }
+                let trace = recorder.trace
                 writeToStandardError(trace.summary())
                 writeToStandardError(trace.chromeTraceJSON())
                 writeToStandardError(trace.svgTimeline())
