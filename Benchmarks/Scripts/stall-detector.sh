@@ -6,6 +6,8 @@
 #             (the StallLatencyHarness target) blocks the main actor, then
 #             every .medium pool thread, at a random phase of the watchdog's
 #             cycle, and times each "ongoing" report from the block's start.
+#             It first measures the idle cost (≤ 1% of one core wanted): its
+#             own CPU time over IDLE_SECONDS of sleep, detector off, then on.
 #   overhead  File Squeezer's wall time with the detector on
 #             (--detect-stalls) against off, ≤ 1% wanted: both run once per
 #             round, in alternating order, on the app's own corpus; the
@@ -18,6 +20,7 @@
 #
 # Environment (all optional):
 #   ROUNDS=11                              blocks per latency case; runs per variant
+#   IDLE_SECONDS=10                        idle time measured off and on (0: skip)
 #   CORPUS_MB=64                           size of the overhead corpus
 #   JOBS=2                                 --jobs for file-squeezer
 #   FILE_SQUEEZER=/path/to/file-squeezer   use this binary instead of building one

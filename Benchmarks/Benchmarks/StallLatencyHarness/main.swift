@@ -6,7 +6,10 @@
 // defaults. Each block starts at a random phase of the watchdog's look cycle.
 // Run by Scripts/stall-detector.sh.
 //
-//   ROUNDS=10 StallLatencyHarness
+//   ROUNDS=10 IDLE_SECONDS=10 StallLatencyHarness
+//
+// First, the idle cost: the process's CPU time over IDLE_SECONDS of sleep
+// without the detector, then with it started (0 skips it).
 import ConcurrencyToolkit
 import Synchronization
 #if canImport(Glibc)
@@ -32,6 +35,39 @@ ConcurrencyStallHandler.bootstrap(.custom { stall in
     let now = ContinuousClock.now
     received.withLock { $0.append(Received(at: now, stall: stall)) }
 })
+
+/// The process's CPU time (user + system, every thread), in seconds.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)  // an enum case in Glibc
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Percent of one core this idle process uses over `seconds` of sleep.
+func idleCost(seconds: Int) async throws -> Double {
+    let cpu = cpuSeconds()
+    let start = ContinuousClock.now
+    try await Task.sleep(for: .seconds(seconds))
+    return (cpuSeconds() - cpu) / milliseconds(ContinuousClock.now - start) * 1000 * 100
+}
+
+// Idle cost first, without and then with the detector (issue 15: ≤ 1% of
+// one core at the defaults, nothing when not started).
+let idleSeconds = Int(getenv("IDLE_SECONDS").map { String(cString: $0) } ?? "") ?? 10
+if idleSeconds > 0 {
+    let off = try await idleCost(seconds: idleSeconds)
+    StallDetector.start()
+    try await Task.sleep(for: .seconds(1))  // every probe has run once
+    let on = try await idleCost(seconds: idleSeconds)
+    print("Idle process, \(idleSeconds) s of sleep each (getrusage): detector off \(format(off, places: 3))% of one core, "
+        + "started at its defaults \(format(on, places: 3))%")
+    print("")
+}
 StallDetector.start()
 
 /// Blocks the calling thread until `deadline`, however often a signal (the
@@ -93,9 +129,10 @@ func milliseconds(_ duration: Duration) -> Double {
     return Double(seconds) * 1000 + Double(attoseconds) / 1e15
 }
 
-func format(_ value: Double) -> String {
-    let rounded = (value * 10).rounded() / 10
-    return "\(rounded)"
+func format(_ value: Double, places: Int = 1) -> String {
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    return "\((value * scale).rounded() / scale)"
 }
 
 // Let every probe run once (the main actor's needs the main queue drained).
