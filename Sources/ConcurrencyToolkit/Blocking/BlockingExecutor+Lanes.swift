@@ -68,16 +68,17 @@ extension BlockingExecutor {
     /// Hands `first` to an idle lane. The lane then drains the FIFO until it
     /// is empty, so a busy executor pays one Dispatch hop per burst, not per job.
     /// The burst runs at the QoS of `first`'s priority: Dispatch cannot change
-    /// the QoS of a block that is already running.
+    /// the QoS of a block that is already running. The thread counts as
+    /// running blocking work meanwhile (``BlockingThreads``).
     private func startLane(_ lane: Int, with first: BlockingWork) {
         let qosClass = first.qosClass
         if qosClass == .default {
             // No QoS argument: Dispatch then skips wrapping the block in a
             // DispatchWorkItem (an allocation per hop) for the common case.
-            lanes[lane].async { self.drain(lane: lane, startingWith: first) }
+            lanes[lane].async { BlockingThreads.running { self.drain(lane: lane, startingWith: first) } }
         } else {
             let qos = DispatchQoS(qosClass: qosClass, relativePriority: 0)
-            lanes[lane].async(qos: qos) { self.drain(lane: lane, startingWith: first) }
+            lanes[lane].async(qos: qos) { BlockingThreads.running { self.drain(lane: lane, startingWith: first) } }
         }
     }
 

@@ -63,7 +63,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
     /// ```
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        queue.async { BlockingThreads.running { job.runSynchronously(on: self.asUnownedSerialExecutor()) } }
     }
 
     /// Stops the process unless the caller runs on ``queue``; this is what

@@ -12,8 +12,10 @@ import Runtime
 /// Who blocks: the threads whose stacks a stall report shows, captured while
 /// the stall lasts (on the watchdog thread).
 ///
-/// Every thread of the process (from `/proc/self/task`) but the watchdog is
-/// captured, one by one, with the Dispatch queue it drains; a thread whose
+/// Every thread of the process (from `/proc/self/task`) but the watchdog and
+/// the threads running blocking work (``BlockingThreads``: executor lanes,
+/// which are never the pool's, and whose `poll` or `usleep` a signal would
+/// cut short) is captured, one by one, with the Dispatch queue it drains; a thread whose
 /// stack has no `swift_job_run` frame runs no Swift job and is dropped
 /// (found with `dladdr`, before any symbolication, the slow part). Then
 /// - main actor: the thread draining the main queue. That is the main
@@ -46,7 +48,8 @@ struct StallBlame {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
         guard canCapture, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [:] }
         var captured: [(id: UInt64, capture: ThreadStackCapture.Capture)] = []
-        for id in Self.processThreads().filter({ $0 != ownThread }).prefix(256) {
+        let spared = BlockingThreads.now
+        for id in Self.processThreads().filter({ $0 != ownThread && !spared.contains($0) }).prefix(256) {
             if let capture = ThreadStackCapture.capture(thread: Int32(truncatingIfNeeded: id)),
                 capture.addresses.contains(where: Self.isInSwiftJobRun)
             {

@@ -20,10 +20,11 @@ extension TimingSensitive {
                     try await group.waitForAll()
                 }
             }
-            // Ideal 0.2 s; the cooperative pool takes 3.2 s here, DispatchQueue.global() 2.4 s.
-            // ThreadSanitizer slows the creation of 32 threads down (1.4 s seen), hence its own bound.
-            let bound: Duration = isRunningUnderThreadSanitizer ? .seconds(2) : .seconds(1)
-            #expect(elapsed < bound, "32 × 200 ms took \(elapsed)")
+            // Ideal 0.2 s; one after another 6.4 s, the cooperative pool 3.2 s here.
+            // 1.27 s was seen at load 8 and ThreadSanitizer slows the creation of
+            // 32 threads down (1.4 s seen): the bound catches serial or pool-bound
+            // running, not a busy machine. peakRunning is the exact check.
+            #expect(elapsed < .seconds(2.5), "32 × 200 ms took \(elapsed)")
             #expect(executor.metrics.peakRunning == 32)
             #expect(executor.metrics.completed == 32)
             await executor.shutdown()

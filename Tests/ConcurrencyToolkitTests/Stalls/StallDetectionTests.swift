@@ -56,6 +56,38 @@ import Darwin
         // (dispatch_main), so a blocked pool stalls the main actor too.
     }
 
+    /// A stall's capture signal would cut a blocking call short (`poll`
+    /// returns -1 with `EINTR`; no `SA_RESTART` restarts it): the threads
+    /// running an executor's jobs are never signalled. This job's `poll`
+    /// spans a pool stall whose stacks are captured, and still sleeps to
+    /// its timeout. (Before: -1, EINTR, and a test of ours flaked on it.)
+    @Test func aBlockingCallOnAnExecutorsLaneIsNotInterruptedByACapture() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let executor = BlockingExecutor(width: 1, label: "poller")
+                let polling = Counter()
+                let (polled, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                    async let polled = try? executor.run { () -> (ready: Int32, error: Int32) in
+                        polling.increment()
+                        let ready = poll(nil, 0, 1_500)  // no descriptors: sleeps 1.5 s unless a signal ends it
+                        return (ready, ready == -1 ? errno : 0)
+                    }
+                    while polling.count == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+                    await withTaskGroup(of: Void.self) { group in
+                        for _ in 0..<activeProcessorCount { group.addTask { blockEveryPoolThread() } }
+                    }
+                    return await polled
+                }
+                writeStallLines(stalls)
+                writeToStandardError("POLL\t\(polled.map { "\($0.ready) \($0.error)" } ?? "threw")\n")
+                await executor.shutdown()
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        let stalls = RecordedStall.parse(result.standardErrorContent)
+        #expect(stalls.contains { $0.kind == "cooperativePoolBlocked" }, "\(text)")
+        #expect(text.contains("POLL\t0 0\n"), "poll(…, 1500) returned early: \(text)")
+    }
+
     @Test func aStallIsATraceEventInTheActiveRecording() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {

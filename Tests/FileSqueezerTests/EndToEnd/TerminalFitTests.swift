@@ -55,10 +55,15 @@ extension EndToEnd {
             // Wide at the start; once live lines are drawn, the terminal is
             // narrowed (the kernel sends SIGWINCH to the foreground group on
             // TIOCSWINSZ; the explicit kill makes sure it arrives) and a
-            // marker goes into the same output stream.
+            // marker goes into the same output stream. "Once drawn": output
+            // in a named temporary means a segment was read and deflated, so
+            // progress was reported (however slowly a loaded machine runs),
+            // then 0.3 s is ten display intervals; a fixed sleep from launch
+            // flaked under load.
             let command = """
-                stty cols 100 rows 10; TERM=xterm \(SqueezerProcess.binary.path) --level 9 --jobs 2 \(folder) & \
-                pid=$!; sleep 0.6; stty cols 30; kill -WINCH $pid; echo RESIZED-MARK; wait $pid
+                stty cols 100 rows 10; FILE_SQUEEZER_NAMED_TEMPORARIES=1 TERM=xterm \(SqueezerProcess.binary.path) --level 9 --jobs 2 \(folder) & \
+                pid=$!; n=0; until find \(folder) -maxdepth 1 -name '.squeeze-*' -size +0c | grep -q . || [ $n -ge 600 ]; do sleep 0.05; n=$((n+1)); done; \
+                sleep 0.3; stty cols 30; kill -WINCH $pid; echo RESIZED-MARK; wait $pid
                 """
             let result = try runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
             let output = String(decoding: result.output, as: UTF8.self)

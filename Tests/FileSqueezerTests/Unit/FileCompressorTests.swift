@@ -3,11 +3,27 @@ import Foundation
 import Testing
 @testable import FileSqueezerCore
 
-/// The compressor's refusals, driven directly (no process, no timing).
+/// The compressor's refusals, driven directly (no process, no timing),
+/// through the whole-file strategies' entry point.
 @Suite("FileCompressor")
 struct FileCompressorTests {
     func compressor(force: Bool = false, files: TemporaryFiles = TemporaryFiles()) -> FileCompressor {
         FileCompressor(level: 6, force: force, chunkSize: 4096, temporaryFiles: files)
+    }
+
+    /// Compresses `plan` whole, as stages 1 and 2 do; the outcome is also the one reported.
+    func compress(
+        _ compressor: FileCompressor, _ plan: FilePlan, events: RecordedEvents = RecordedEvents(),
+        isCancelled: () -> Bool = { false }
+    ) -> FileOutcome {
+        let outcome = compressWholeFile(0, plan, with: compressor, channels: events, isCancelled: isCancelled)
+        #expect(events.outcomes(of: 0) == [outcome], "the outcome is reported once")
+        return outcome
+    }
+
+    func expectFailure(_ outcome: FileOutcome, _ error: CompressionError) {
+        #expect(outcome.status == .failed && outcome.reason == error.description, "\(outcome)")
+        #expect(outcome.bytesOut == 0)
     }
 
     func plan(_ scratch: Scratch, _ name: String, size: Int64) -> FilePlan {
@@ -18,18 +34,15 @@ struct FileCompressorTests {
     func changedSize() throws {
         let scratch = try Scratch()
         try scratch.file("a.txt", Sample.text(10_000))
-        #expect(throws: CompressionError.changedSize(expected: 9_000, actual: 10_000)) {
-            try compressor().compress(plan(scratch, "a.txt", size: 9_000), isCancelled: { false }, progress: { _ in })
-        }
+        expectFailure(
+            compress(compressor(), plan(scratch, "a.txt", size: 9_000)), .changedSize(expected: 9_000, actual: 10_000))
         #expect(try scratch.listing() == ["a.txt"])
     }
 
     @Test("a missing source is reported as vanished")
     func vanished() throws {
         let scratch = try Scratch()
-        #expect(throws: CompressionError.vanished) {
-            try compressor().compress(plan(scratch, "gone.txt", size: 1), isCancelled: { false }, progress: { _ in })
-        }
+        expectFailure(compress(compressor(), plan(scratch, "gone.txt", size: 1)), .vanished)
     }
 
     @Test("cancellation mid-file removes the temporary file and writes no .gz")
@@ -37,13 +50,12 @@ struct FileCompressorTests {
         let scratch = try Scratch()
         try scratch.file("a.txt", Sample.text(100_000))
         let files = TemporaryFiles()
-        var chunks = 0
-        #expect(throws: CancellationError.self) {
-            try compressor(files: files).compress(
-                plan(scratch, "a.txt", size: 100_000),
-                isCancelled: { chunks >= 3 }, progress: { _ in chunks += 1 })
-        }
-        #expect(chunks == 3)
+        let events = RecordedEvents()
+        let outcome = compress(
+            compressor(files: files), plan(scratch, "a.txt", size: 100_000), events: events,
+            isCancelled: { events.progress(of: 0).count >= 3 })
+        #expect(outcome.status == .cancelled && outcome.bytesOut == 0)
+        #expect(events.progress(of: 0).count == 3)
         #expect(try scratch.listing() == ["a.txt"])
         #expect(files.current.isEmpty)
     }
@@ -53,11 +65,13 @@ struct FileCompressorTests {
         let scratch = try Scratch()
         let path = try scratch.file("a.txt", Sample.text(10_000))
         #expect(chmod(path, 0o640) == 0)
-        var seen: [Int64] = []
-        let written = try compressor().compress(plan(scratch, "a.txt", size: 10_000), isCancelled: { false }) { seen.append($0) }
-        #expect(seen == [4096, 8192, 10_000])
+        let events = RecordedEvents()
+        let outcome = compress(compressor(), plan(scratch, "a.txt", size: 10_000), events: events)
+        #expect(events.progress(of: 0).map(\.total) == [4096, 8192, 10_000])
+        #expect(events.progress(of: 0).map(\.previous) == [0, 4096, 8192])
+        #expect(outcome.status == .compressed && outcome.bytesIn == 10_000)
         let attributes = try FileManager.default.attributesOfItem(atPath: path + ".gz")
-        #expect((attributes[.size] as? NSNumber)?.int64Value == written)
+        #expect((attributes[.size] as? NSNumber)?.int64Value == outcome.bytesOut)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
     }
 
@@ -66,11 +80,10 @@ struct FileCompressorTests {
         let scratch = try Scratch()
         try scratch.file("a.txt", Sample.text(1000))
         try scratch.file("a.txt.gz", Data("old".utf8))
-        #expect(throws: CompressionError.destinationExists(scratch.path + "/a.txt.gz")) {
-            try compressor().compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
-        }
+        expectFailure(
+            compress(compressor(), plan(scratch, "a.txt", size: 1000)), .destinationExists(scratch.path + "/a.txt.gz"))
         #expect(try Data(contentsOf: scratch.url.appendingPathComponent("a.txt.gz")) == Data("old".utf8))
-        _ = try compressor(force: true).compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
+        #expect(compress(compressor(force: true), plan(scratch, "a.txt", size: 1000)).status == .compressed)
         #expect(try runTool("/usr/bin/gzip", ["-dc", scratch.path + "/a.txt.gz"]).output == Sample.text(1000))
         #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
     }
@@ -86,9 +99,7 @@ struct FileCompressorTests {
         try scratch.file("a.txt", Sample.text(1000))
         let files = TemporaryFiles()
         let compressor = FileCompressor(level: 10, force: false, chunkSize: 4096, temporaryFiles: files)
-        #expect(throws: CompressionError.zlib(status: Z_STREAM_ERROR)) {
-            try compressor.compress(plan(scratch, "a.txt", size: 1000), isCancelled: { false }, progress: { _ in })
-        }
+        expectFailure(compress(compressor, plan(scratch, "a.txt", size: 1000)), .zlib(status: Z_STREAM_ERROR))
         #expect(try scratch.listing() == ["a.txt"])
         #expect(files.current.isEmpty)
     }
@@ -106,16 +117,12 @@ struct FileCompressorTests {
             if descriptor >= 0 { close(descriptor) }
         }
         let files = TemporaryFiles()
-        #expect(throws: CompressionError.notRegularFile) {
-            try compressor(files: files).compress(plan(scratch, "pipe.txt", size: 1000), isCancelled: { false }, progress: { _ in })
-        }
+        expectFailure(compress(compressor(files: files), plan(scratch, "pipe.txt", size: 1000)), .notRegularFile)
         #expect(CompressionError.notRegularFile.description.hasPrefix("not a regular file any more"))
 
         try scratch.file("real.txt", Sample.text(1000))
         #expect(symlink(scratch.path + "/real.txt", scratch.path + "/link.txt") == 0)
-        #expect(throws: CompressionError.notRegularFile) {
-            try compressor(files: files).compress(plan(scratch, "link.txt", size: 1000), isCancelled: { false }, progress: { _ in })
-        }
+        expectFailure(compress(compressor(files: files), plan(scratch, "link.txt", size: 1000)), .notRegularFile)
         #expect(files.current.isEmpty)
         #expect(try scratch.listing() == ["link.txt", "pipe.txt", "real.txt"])
     }

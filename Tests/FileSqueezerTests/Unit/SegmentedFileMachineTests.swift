@@ -144,6 +144,33 @@ struct SegmentedFileMachineTests {
         #expect(ending == .init(failure: nil, cancelled: false, bytesOut: 4, busy: .seconds(3), bytesWritten: 9))
     }
 
+    @Test("a streamed segment (a whole file) counts progress chunk by chunk, and its last write counts its length once")
+    func streamedSegment() {
+        var machine = opened(segments: 1)
+        let first = machine.streamed(bytes: 0, through: 100)
+        #expect(first.previous == 0 && first.total == 100, "a chunk deflated, nothing written yet")
+        let second = machine.streamed(bytes: 40, through: 250)
+        #expect(second.previous == 100 && second.total == 250)
+        let last = machine.streamed(bytes: 0, through: 300)
+        #expect(last.previous == 250 && last.total == 300)
+        _ = machine.deposit(0, .compressed("rest", crc: 7, length: 300), busy: .zero)
+        guard var run = machine.takeReadyRun(), let (index, _) = run.segments.popLast() else {
+            Issue.record("the streamed segment's rest is ready to write")
+            return
+        }
+        #expect(index == 0 && run.endsFile)
+        let write = machine.beginWrite(0, crc: 7, length: 300)
+        #expect(write == .init(crc: 7, trailerSize: 300), "the trailer records the whole length, once")
+        guard let write else { return }
+        let written = machine.written(write, bytes: 12, length: 300)
+        #expect(written.previous == 300 && written.total == 300, "no progress counted twice")
+        guard let action = machine.finish(), case .commit(_, let read, let out) = action else {
+            Issue.record("expected .commit")
+            return
+        }
+        #expect(read == 300 && out == 52)
+    }
+
     @Test("a commit that fails (size changed, move failed) reports that failure")
     func commitFailure() {
         var machine = opened(segments: 1)

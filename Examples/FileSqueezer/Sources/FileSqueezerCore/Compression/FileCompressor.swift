@@ -6,15 +6,18 @@ import Musl
 import Darwin
 #endif
 
-/// Compresses files to gzip, streaming fixed-size chunks: a whole file at a
-/// time (``compress(_:isCancelled:progress:)``), or, for the parallel
-/// strategy, in segments that several threads compress at once
-/// (``SegmentedFile``). Both write the same format with the same code:
-/// a gzip header, raw deflate from ``Deflater``, the trailer.
+/// How files are compressed to gzip: the level, the chunk and segment
+/// sizes, and what happens at each file's start (``begin(_:)``) and end
+/// (``end(_:_:bytesRead:)``). ``SegmentedFile`` does the compressing, for
+/// every strategy: a whole file at a time, streamed in fixed-size chunks,
+/// or in segments that several threads compress at once. Both write the
+/// same format with the same code: a gzip header, raw deflate from
+/// ``Deflater``, the trailer.
 ///
 /// ```swift
 /// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles())
-/// let size = try compressor.compress(plan, isCancelled: { Task.isCancelled }) { read in bar.update(read) }
+/// let outcome = SegmentedFile(wholeFile: 0, plan: plan, compressor: compressor, events: events)
+///     .compressWhole(isCancelled: { Task.isCancelled })
 ///
 /// // Tests and tuning: 64 KiB read chunks, files split every 4 KiB.
 /// let tiny = FileCompressor(level: 6, force: false, chunkSize: 65_536, segmentSize: 4096, temporaryFiles: files)
@@ -94,53 +97,6 @@ public struct FileCompressor: Sendable {
         self.storesName = storesName
         self.synchronous = synchronous
         self.temporaryFiles = temporaryFiles
-    }
-
-    /// Writes `plan.destination`, or nothing at all, compressing the file as
-    /// one deflate stream on the calling thread (stages 1 and 2).
-    ///
-    /// The output goes to a temporary file beside the destination and is
-    /// moved into place only when complete, so a half-written `.gz` never
-    /// carries the final name. The original is only ever opened for reading.
-    ///
-    /// - Parameters:
-    ///   - isCancelled: Polled once per chunk; when it returns `true` the
-    ///     temporary file is removed and `CancellationError` is thrown.
-    ///   - progress: Called after each chunk with the bytes read so far (the
-    ///     last call gives all the bytes read, which for a pseudo-file may
-    ///     differ from `plan.size`).
-    /// - Returns: The size of the `.gz`.
-    /// - Throws: ``CompressionError`` naming the reason, or `CancellationError`.
-    public func compress(
-        _ plan: FilePlan, isCancelled: () -> Bool, progress: (Int64) -> Void
-    ) throws -> Int64 {
-        let (source, output) = try begin(plan)
-        var handedOver = false
-        defer { if !handedOver { output.discard() } }
-
-        let deflater = try Deflater(level: level, chunkSize: chunkSize)
-        // Written out whenever it holds a chunk's worth: one chunk's output
-        // (at most a little over a chunk) always fits.
-        let buffer = ByteBuffer(capacity: 2 * chunkSize + 1024)
-        header(for: source).withUnsafeBytes { buffer.append($0) }
-        var written: Int64 = 0
-        // Read to the end, whatever the size said: a pseudo-file's size is
-        // not its content's (``SourceFile/checkRead(_:)`` decides).
-        let (crc, length) = try deflater.deflateToEnd(of: source, into: buffer, isCancelled: isCancelled) { offset in
-            if buffer.count >= chunkSize {
-                try output.write(buffer.bytes)
-                written += Int64(buffer.count)
-                buffer.removeAll()
-            }
-            progress(offset)
-        }
-        GzipFormat.trailer(crc: crc, size: length).withUnsafeBytes { buffer.append($0) }
-        try output.write(buffer.bytes)
-        written += Int64(buffer.count)
-
-        handedOver = true  // end(_:_:bytesRead:) leaves nothing behind when it fails
-        try end(source, output, bytesRead: length)
-        return written
     }
 
     /// The end of every file, whole or in segments, once its trailer is

@@ -1,9 +1,17 @@
 import ConcurrencyToolkit
 
-/// One file compressed as segments by several jobs at once, pigz-style,
-/// into one ordinary gzip member.
+/// One file compressed into one ordinary gzip member: the only writer of
+/// `.gz` files, for every strategy. The parallel strategy cuts a file into
+/// segments that several jobs compress at once, pigz-style; the whole-file
+/// strategies compress a file as one segment, streamed
+/// (``init(wholeFile:plan:compressor:events:)``, ``compressWhole(isCancelled:)``).
 ///
 /// ```swift
+/// // Stages 1 and 2: one file, where the caller runs; its outcome is returned and reported.
+/// let outcome = SegmentedFile(wholeFile: 0, plan: plan, compressor: compressor, events: channels)
+///     .compressWhole(isCancelled: { Task.isCancelled })
+///
+/// // Stage 3:
 /// let file = SegmentedFile(index: 0, plan: plan, compressor: compressor, events: channels,
 ///                          window: window, firstSegment: 0, finishes: finishes)
 /// // from any number of jobs, each segment once, each after window.enter(file.firstSegment! + k)
@@ -41,11 +49,19 @@ import ConcurrencyToolkit
 ///   their writes, and its ending when a job did it. The achieved
 ///   parallelism (their sum over the wall time) so stays at most `jobs`.
 /// - **Progress.** Reported as segments are written, so it only grows.
+/// - **A whole file** is one segment, read to its end, that streams: its
+///   output is written whenever it holds a chunk's worth and progress is
+///   reported after every chunk, so memory stays at one chunk's output
+///   whatever the file's size, and the bytes are those of one deflate
+///   stream. Its span (named as the file) covers it from opening to the move
+///   into place, and it ends in the job that compressed it.
 ///
 /// The bookkeeping is ``SegmentedFileMachine``, a pure value kept under
 /// this type's lock; this type does the I/O its actions ask for.
 final class SegmentedFile: Sendable {
-    typealias Machine = SegmentedFileMachine<(source: SourceFile, output: TemporaryOutput), ByteBuffer>
+    /// The open original and the temporary output.
+    typealias Opened = (source: SourceFile, output: TemporaryOutput)
+    typealias Machine = SegmentedFileMachine<Opened, ByteBuffer>
     /// What one segment's job produced.
     typealias SegmentResult = Machine.SegmentResult
 
@@ -56,15 +72,38 @@ final class SegmentedFile: Sendable {
     /// caller holds one window slot for the whole file (a one-segment file in
     /// a batch of small files) and releases it itself.
     let firstSegment: Int?
-    private let compressor: FileCompressor
-    private let events: any CompressionEvents
-    private let window: SegmentWindow
-    private let finishes: FinishQueue?
-    private let state: VisibleMutex<Machine>
+    let compressor: FileCompressor
+    let events: any CompressionEvents
+    let window: SegmentWindow?
+    let finishes: FinishQueue?
+    /// A whole file: one segment whose output is written as it is deflated.
+    let streams: Bool
+    let state: VisibleMutex<Machine>
 
-    init(
+    /// A file of the parallel strategy, cut into ``FileCompressor/segmentSize`` segments.
+    convenience init(
         index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
         window: SegmentWindow, firstSegment: Int?, finishes: FinishQueue? = nil
+    ) {
+        self.init(
+            index: index, plan: plan, compressor: compressor, events: events, window: window,
+            firstSegment: firstSegment, finishes: finishes, streams: false)
+    }
+
+    /// A whole file (stages 1 and 2), compressed with ``compressWhole(isCancelled:)``.
+    ///
+    /// ```swift
+    /// let file = SegmentedFile(wholeFile: index, plan: plan, compressor: compressor, events: channels)
+    /// ```
+    convenience init(wholeFile index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents) {
+        self.init(
+            index: index, plan: plan, compressor: compressor, events: events, window: nil, firstSegment: nil,
+            finishes: nil, streams: true)
+    }
+
+    private init(
+        index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
+        window: SegmentWindow?, firstSegment: Int?, finishes: FinishQueue?, streams: Bool
     ) {
         self.index = index
         self.plan = plan
@@ -73,14 +112,32 @@ final class SegmentedFile: Sendable {
         self.window = window
         self.firstSegment = firstSegment
         self.finishes = finishes
-        segmentCount = compressor.segmentCount(forSize: plan.size)
+        self.streams = streams
+        segmentCount = streams ? 1 : compressor.segmentCount(forSize: plan.size)
         state = VisibleMutex(Machine(segmentCount: segmentCount))
+    }
+
+    /// Compresses a whole file where the caller runs (blocking), from
+    /// opening the original to the move into place, in one span named as
+    /// the file (a lane in `--trace` timelines). Call once.
+    /// - Parameter isCancelled: Polled before every chunk; `true` removes the
+    ///   temporary file and the outcome is `.cancelled`.
+    /// - Returns: The file's outcome, also reported to `events`.
+    func compressWhole(isCancelled: () -> Bool) -> FileOutcome {
+        precondition(streams, "compressWhole is for a file made with init(wholeFile:plan:compressor:events:)")
+        let deflaters = DeflaterPool(level: compressor.level, chunkSize: compressor.chunkSize)
+        // One segment, handed over by its only job: it drains and ends the file itself.
+        let outcome = span(spanName(0)) { compressSegment(0, deflaters: deflaters, isCancelled: isCancelled) }
+        guard let outcome else { preconditionFailure("a whole file ends in the job that compressed it") }
+        return outcome
     }
 
     /// Compresses segment `segment` where the caller runs (blocking), then
     /// hands the result over; the caller may end up writing the ready
     /// segments and finishing the file. Never throws: every ending is a result.
-    func compressSegment(_ segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) {
+    /// - Returns: The file's outcome if this call ended the file.
+    @discardableResult
+    func compressSegment(_ segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) -> FileOutcome? {
         let start = ContinuousClock.now
         // The result goes straight into the machine (a temporary, not a
         // local): this frame must not keep its output alive while it drains,
@@ -88,7 +145,7 @@ final class SegmentedFile: Sendable {
         let elected = deposit(
             segment, result(of: segment, deflaters: deflaters, isCancelled: isCancelled),
             busy: ContinuousClock.now - start)
-        if elected { drain() }
+        return elected ? drain() : nil
     }
 
     /// Records a segment that never ran (its task was cancelled first).
@@ -116,6 +173,8 @@ final class SegmentedFile: Sendable {
 
     private func result(of segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) -> SegmentResult {
         do {
+            // A whole file's span is its caller's, around its ending too.
+            if streams { return try compress(segment, deflaters: deflaters, isCancelled: isCancelled) }
             return try span(spanName(segment)) { try compress(segment, deflaters: deflaters, isCancelled: isCancelled) }
         } catch is CancellationError {
             return .cancelled
@@ -126,10 +185,14 @@ final class SegmentedFile: Sendable {
 
     private func compress(_ segment: Int, deflaters: DeflaterPool, isCancelled: () -> Bool) throws -> SegmentResult {
         if isCancelled() { throw CancellationError() }
-        guard let source = try openIfNeeded() else { return .skipped }
+        guard let opened = try openIfNeeded() else { return .skipped }
+        let source = opened.source
         let range = compressor.segmentRange(segment, ofSize: plan.size)
         return try deflaters.withDeflater { deflater in
-            let output = ByteBuffer(capacity: deflater.stream.bound(range.count) + 64, counted: window.outputs)
+            // Streamed, it is written whenever it holds a chunk's worth: one
+            // chunk's output (at most a little over a chunk) always fits.
+            let capacity = streams ? 2 * compressor.chunkSize + 1024 : deflater.stream.bound(range.count) + 64
+            let output = ByteBuffer(capacity: capacity, counted: window?.outputs)
             if segment == 0 { compressor.header(for: source).withUnsafeBytes { output.append($0) } }
             // Polled before every chunk: a sibling segment's failure (or
             // cancellation) stops this one too, instead of it reading and
@@ -147,7 +210,9 @@ final class SegmentedFile: Sendable {
                 if segmentCount == 1 {
                     // A whole file in one segment is read to its end, whatever
                     // its size said (pseudo-files: SourceFile.checkRead).
-                    (crc, length) = try deflater.deflateToEnd(of: source, into: output, isCancelled: stop, afterChunk: { _ in })
+                    (crc, length) = try deflater.deflateToEnd(of: source, into: output, isCancelled: stop) { read in
+                        if streams { try stream(output, to: opened.output, through: read) }
+                    }
                 } else {
                     crc = try deflater.deflate(
                         range, of: source, ending: segment == segmentCount - 1 ? .finish : .sync, into: output,
@@ -160,18 +225,18 @@ final class SegmentedFile: Sendable {
         }
     }
 
-    /// The original, opened by the first segment to get here (under the
-    /// lock, so once); `nil` once the file stopped.
-    private func openIfNeeded() throws(CompressionError) -> SourceFile? {
-        try state.withLock { (state) throws(CompressionError) -> SourceFile? in
+    /// The original and the temporary output, opened by the first segment to
+    /// get here (under the lock, so once); `nil` once the file stopped.
+    private func openIfNeeded() throws(CompressionError) -> Opened? {
+        try state.withLock { (state) throws(CompressionError) -> Opened? in
             switch state.startSegment() {
             case .skip: return nil
-            case .use(let opened): return opened.source
+            case .use(let opened): return opened
             case .open:
                 do throws(CompressionError) {
                     let (source, output) = try compressor.begin(plan)
                     state.opened((source, output))
-                    return source
+                    return (source, output)
                 } catch {
                     state.openFailed()
                     throw error
@@ -184,99 +249,5 @@ final class SegmentedFile: Sendable {
     /// - Returns: Whether the caller must now ``drain()``.
     private func deposit(_ segment: Int, _ result: SegmentResult, busy: Duration) -> Bool {
         state.withLock { $0.deposit(segment, result, busy: busy) }
-    }
-
-    /// Writes ready runs until the next segment is missing (the elected drainer only).
-    private func drain() {
-        while drainOnce() {}
-    }
-
-    /// Writes the ready run (outside the lock), releases it from the window,
-    /// and finishes the file after its last segment.
-    ///
-    /// Each segment's output is dropped before its window slot is released:
-    /// the slot lets another segment start and allocate its output, so holding
-    /// the run until the end would let up to `2·limit − 1` outputs exist.
-    /// - Returns: Whether this caller is still the drainer.
-    private func drainOnce() -> Bool {
-        // Bound straight from the call's result, so `run` is the only
-        // reference to the results: popping one drops it.
-        guard var run = state.withLock({ $0.takeReadyRun() }) else { return false }
-        while !run.segments.isEmpty {
-            let segment = writeNext(&run.segments, to: run.output?.output)
-            if let firstSegment { window.release(firstSegment + segment) }
-        }
-        if run.endsFile {
-            // A one-segment file is small: its ending costs less than the hop.
-            if let finishes, segmentCount > 1 { finishes.add(self) } else { finish(inJob: true) }
-            return false
-        }
-        return true
-    }
-
-    /// Takes the next result off the end of `segments`, writes it if it is
-    /// output and the file goes on, and drops it (on return) before the caller
-    /// releases its window slot.
-    /// - Returns: The segment taken.
-    private func writeNext(_ segments: inout [(index: Int, element: SegmentResult)], to output: TemporaryOutput?) -> Int {
-        let (segment, result) = segments.removeLast()
-        if let output, case .compressed(let bytes, let crc, let length) = result {
-            let start = ContinuousClock.now
-            write(segment, bytes, crc: crc, length: length, to: output)
-            let elapsed = ContinuousClock.now - start
-            state.withLock { $0.addBusy(elapsed) }
-        }
-        return segment
-    }
-
-    /// Only the drainer calls this, one segment at a time in order.
-    private func write(_ segment: Int, _ bytes: ByteBuffer, crc: UInt32, length: Int64, to output: TemporaryOutput) {
-        guard let write = state.withLock({ $0.beginWrite(segment, crc: crc, length: length) }) else { return }
-        if let size = write.trailerSize {
-            GzipFormat.trailer(crc: write.crc, size: size).withUnsafeBytes { bytes.append($0) }
-        }
-        do {
-            try output.write(bytes.bytes)
-        } catch {
-            state.withLock { $0.writeFailed(segment, reason: String(describing: error)) }
-            return
-        }
-        let (previous, total) = state.withLock { $0.written(write, bytes: Int64(bytes.count), length: length) }
-        events.progress(file: index, total: total, previous: previous)
-    }
-
-    /// After the last segment (which carries the trailer) is written: size
-    /// check and move into place, or removal of the temporary file; then the
-    /// outcome, once.
-    /// Blocking; a no-op after the first call. `inJob`: called by the
-    /// compression job that wrote the last segment (its time then counts in
-    /// ``FileOutcome/seconds``), not by the finisher task.
-    func finish(inJob: Bool = false) {
-        guard let action = state.withLock({ $0.finish() }) else { return }
-        let start = ContinuousClock.now
-        var failure: String?
-        var bytesOut: Int64 = 0
-        switch action {
-        case .nothingOpened:
-            break
-        case .discard(let opened):
-            opened.output.discard()
-        case .commit(let opened, let bytesRead, let written):
-            do {
-                try compressor.end(opened.source, opened.output, bytesRead: bytesRead)
-                bytesOut = written
-            } catch {
-                failure = String(describing: error)
-            }
-        }
-        let ending = inJob ? ContinuousClock.now - start : .zero
-        report(state.withLock { $0.ending(after: action, commitFailure: failure, bytesOut: bytesOut, ending: ending) })
-    }
-
-    private func report(_ ending: Machine.Ending) {
-        let outcome = FileOutcome(
-            plan, failure: ending.failure, cancelled: ending.cancelled, bytesRead: ending.bytesWritten,
-            bytesOut: ending.bytesOut, busy: ending.busy)
-        events.finished(file: index, outcome: outcome, unread: plan.size - ending.bytesWritten)
     }
 }

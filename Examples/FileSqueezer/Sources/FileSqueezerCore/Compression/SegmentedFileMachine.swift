@@ -9,6 +9,10 @@
 ///  deposit(.failed / .cancelled), writeFailed: stopped (no more segments run or are written)
 /// ```
 ///
+/// A whole file is one segment that streams: ``streamed(bytes:through:)``
+/// after every chunk (progress, and the bytes written ahead of its end),
+/// then its rest is written as any segment's, its length counted once.
+///
 /// `Opened` (the open original and temporary output) and `Output` (a
 /// segment's compressed bytes) are opaque here, so the tests drive this type
 /// with plain values:
@@ -92,7 +96,11 @@ struct SegmentedFileMachine<Opened, Output> {
     private(set) var cancelled = false
     private(set) var crc: UInt32 = 0
     private(set) var bytesOut: Int64 = 0
+    /// Original bytes done: covered by written segments, plus what a
+    /// streamed segment has deflated so far (``streamed(bytes:through:)``).
     private(set) var bytesWritten: Int64 = 0
+    /// Original bytes of the segment being streamed counted in ``bytesWritten`` already.
+    private(set) var streamedLength: Int64 = 0
     private(set) var busy = Duration.zero
     private(set) var finished = false
 
@@ -158,7 +166,23 @@ struct SegmentedFileMachine<Opened, Output> {
         if stopped { return nil }
         let combined = segment == 0 ? segmentCRC : GzipFormat.combine(crc, segmentCRC, secondLength: length)
         // All the bytes read: the planned size, but for a one-segment pseudo-file.
-        return Write(crc: combined, trailerSize: segment == segmentCount - 1 ? bytesWritten + length : nil)
+        let size = bytesWritten - streamedLength + length
+        return Write(crc: combined, trailerSize: segment == segmentCount - 1 ? size : nil)
+    }
+
+    /// The next segment in order streams (a whole file: its output is
+    /// written as it is deflated, not handed over at its end): `bytes` more
+    /// compressed bytes went out ahead of its end, and its first `length`
+    /// original bytes are deflated. Its last bytes (and the trailer) are then
+    /// written as any segment's, through ``beginWrite(_:crc:length:)`` and
+    /// ``written(_:bytes:length:)`` with its whole length, counted once.
+    /// - Returns: The progress to report.
+    mutating func streamed(bytes: Int64, through length: Int64) -> (previous: Int64, total: Int64) {
+        bytesOut += bytes
+        let previous = bytesWritten
+        bytesWritten += length - streamedLength
+        streamedLength = length
+        return (previous, bytesWritten)
     }
 
     /// The write of `segment` failed: the file stops.
@@ -172,7 +196,8 @@ struct SegmentedFileMachine<Opened, Output> {
         crc = write.crc
         bytesOut += bytes
         let previous = bytesWritten
-        bytesWritten += length
+        bytesWritten += length - streamedLength
+        streamedLength = 0
         return (previous, bytesWritten)
     }
 

@@ -1,34 +1,21 @@
 import ConcurrencyToolkit
 
-/// Compresses one file where the caller runs, reports its progress and
-/// outcome through `channels`, and turns every ending — success, failure,
-/// cancellation — into a ``FileOutcome``.
+/// Compresses one file where the caller runs, as one deflate stream written
+/// as it is deflated, reports its progress (after every chunk) and outcome
+/// to `channels`, and turns every ending — success, failure, cancellation —
+/// into a ``FileOutcome``. The writer is the parallel strategy's: the file is
+/// a ``SegmentedFile`` of one streamed segment.
+///
+/// ```swift
+/// let outcome = compressWholeFile(index, plan, with: compressor, channels: channels) { Task.isCancelled }
+/// ```
+///
+/// - Parameter isCancelled: Polled before every chunk; `true` removes the
+///   temporary file and the outcome is `.cancelled`.
 func compressWholeFile(
-    _ index: Int, _ plan: FilePlan, with compressor: FileCompressor, channels: RunChannels,
+    _ index: Int, _ plan: FilePlan, with compressor: FileCompressor, channels: any CompressionEvents,
     isCancelled: () -> Bool
 ) -> FileOutcome {
-    let start = ContinuousClock.now
-    var read: Int64 = 0
-    var bytesOut: Int64 = 0
-    var failure: String?
-    var cancelled = false
-    do {
-        // A lane in `--trace` timelines; one branch when not recording.
-        bytesOut = try span("compress \(plan.relativePath)") {
-            try compressor.compress(plan, isCancelled: isCancelled) { total in
-                channels.progress(file: index, total: total, previous: read)
-                read = total
-            }
-        }
-    } catch is CancellationError {
-        cancelled = true
-    } catch {
-        failure = String(describing: error)
-    }
-    // bytesRead: all of it; a pseudo-file's may differ from its planned size.
-    let outcome = FileOutcome(
-        plan, failure: failure, cancelled: cancelled, bytesRead: read, bytesOut: bytesOut,
-        busy: ContinuousClock.now - start)
-    channels.finished(file: index, outcome: outcome, unread: plan.size - read)
-    return outcome
+    SegmentedFile(wholeFile: index, plan: plan, compressor: compressor, events: channels)
+        .compressWhole(isCancelled: isCancelled)
 }

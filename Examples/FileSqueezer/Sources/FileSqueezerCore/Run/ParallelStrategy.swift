@@ -94,7 +94,7 @@ struct ParallelStrategy: Sendable {
                 while let file = await finishes.next() {
                     if lanes != nil {
                         // Cancelled, the job never runs; the file still ends.
-                        do { try await BlockingExecutor.shared.run { file.finish() } } catch { file.finish() }
+                        do { try await BlockingExecutor.shared.run { _ = file.finish() } } catch { file.finish() }
                     } else {
                         file.finish()
                     }
