@@ -14,7 +14,10 @@ struct RunStallTests {
         return stall
     }
 
-    static let frames = ["<unknown>", "ZlibStream.compress(_:ending:into:) at Sources/Z.swift:97", "compressWholeFile() at Sources/C.swift:17"]
+    static let frames = [
+        "<unknown>", "__interceptor_memcpy at /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/x.inc:117",
+        "ZlibStream.compress(_:ending:into:) at Sources/Z.swift:97", "compressWholeFile() at Sources/C.swift:17",
+    ]
 
     @Test("an ongoing and an ended report of one stall make one entry: the blame of the first, the duration of the second")
     func pairing() {
@@ -27,7 +30,7 @@ struct RunStallTests {
         #expect(stalls.map(\.kind) == ["mainActorBlocked", "cooperativePoolBlocked", "mainActorBlocked"])
         #expect(stalls.map(\.milliseconds) == [900, 300, 255])
         #expect(stalls.map(\.ongoing) == [false, false, true])
-        #expect(stalls[0].blockedIn == Self.frames[1], "the first frame with a source location, not zlib's")
+        #expect(stalls[0].blockedIn == Self.frames[2], "the first frame of our code, not zlib's or a sanitizer's")
         #expect(stalls[1].blockedIn == nil && stalls[1].priority == "medium")
     }
 

@@ -86,7 +86,7 @@ public enum FileSqueezerCommand {
 
         // Started once, at launch, as a program of your own would: its main-actor
         // probe then runs before the first file can block the main actor.
-        if options.detectsStalls { StallDetector.start() }
+        let stallWatch = options.detectsStalls ? StallWatch.start() : nil
         var folder = options.folder ?? ""
         if options.demo {
             guard let demoFolder = makeDemoFolder(megabytes: options.corpusMegabytes) else { return 1 }
@@ -132,10 +132,8 @@ public enum FileSqueezerCommand {
         squeezer.keepsEveryOutcome = options.json
         let usage = CPUUsage.start()
         let work = Task { @MainActor in
-            guard options.records else { return await squeeze(squeezer, discovery, detectsStalls: options.detectsStalls) }
-            let (report, trace) = await withTraceRecording {
-                await squeeze(squeezer, discovery, detectsStalls: options.detectsStalls)
-            }
+            guard options.records else { return await squeeze(squeezer, discovery, stallWatch: stallWatch) }
+            let (report, trace) = await withTraceRecording { await squeeze(squeezer, discovery, stallWatch: stallWatch) }
             writeRecording(trace, options: options)
             return report
         }
@@ -168,9 +166,9 @@ public enum FileSqueezerCommand {
     /// Runs the squeeze; with the stall detector started, its reports go into
     /// the report (and, inside a recording, into the trace) instead of stderr.
     @MainActor
-    private static func squeeze(_ squeezer: Squeezer, _ discovery: Discovery, detectsStalls: Bool) async -> RunReport {
-        guard detectsStalls else { return await squeezer.run(discovery) }
-        var (report, stalls) = await StallWatch.collect { await squeezer.run(discovery) }
+    private static func squeeze(_ squeezer: Squeezer, _ discovery: Discovery, stallWatch: StallWatch?) async -> RunReport {
+        guard let stallWatch else { return await squeezer.run(discovery) }
+        var (report, stalls) = await stallWatch.watching { await squeezer.run(discovery) }
         StallDetector.stop()
         report.stalls = stalls
         return report

@@ -51,11 +51,12 @@ public struct RunStall: Sendable, Codable, Equatable {
     /// Whether this is about the main actor (as opposed to the pool).
     var isMainActor: Bool { kind == "\(ConcurrencyStall.Kind.mainActorBlocked)" }
 
-    /// The first frame with a source location: the libraries below it (libc,
-    /// zlib) carry no debug information, the app's code does. Falls back to
-    /// the first frame.
+    /// The first frame of the package's own code: the detector writes its
+    /// source location relative to the package (`at Sources/...`), where the
+    /// libraries below it have none (libc, zlib) or an absolute one (a
+    /// sanitizer's runtime). Falls back to the first frame.
     static func ownFunction(in backtrace: [String]) -> String? {
-        backtrace.first { $0.contains(" at ") } ?? backtrace.first
+        backtrace.first { $0.contains(" at ") && !$0.contains(" at /") } ?? backtrace.first
     }
 
     private static func name(_ priority: TaskPriority) -> String {

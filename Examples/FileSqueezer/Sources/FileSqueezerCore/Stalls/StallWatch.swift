@@ -1,12 +1,13 @@
 import ConcurrencyToolkit
 import Synchronization
 
-/// Collects what the toolkit's `StallDetector` reports while a run goes on,
-/// instead of letting it print `CONCURRENCY STALL:` blocks on stderr.
+/// Collects what the toolkit's `StallDetector` reports, instead of letting
+/// it print `CONCURRENCY STALL:` blocks on stderr: the process-wide handler,
+/// installed once at launch, as a program of your own would.
 ///
 /// ```swift
-/// StallDetector.start()                   // at launch: see FileSqueezerCommand
-/// let (report, stalls) = await StallWatch.collect { await squeezer.run(discovery) }
+/// let watch = StallWatch.start()          // at launch: bootstraps the handler, starts the detector
+/// let (report, stalls) = await watch.watching { await squeezer.run(discovery) }
 /// StallDetector.stop()
 /// ```
 ///
@@ -16,6 +17,11 @@ import Synchronization
 /// without stacks. One ``RunStall`` is kept per stall: the ongoing report
 /// gives the blame, the ended one the duration. At most one stall of a kind
 /// and priority lasts at a time, so the two pair up by kind and priority.
+///
+/// Process-wide rather than a `withConcurrencyStallHandler` scope around the
+/// run: a report is delivered after its stacks are symbolicated (seconds
+/// under a sanitizer), so one seen at the very end of the run can arrive after
+/// the run; with a scope it would then go to stderr.
 final class StallWatch: Sendable {
     private struct State {
         var stalls: [RunStall] = []
@@ -25,22 +31,27 @@ final class StallWatch: Sendable {
 
     private let state = Mutex(State())
 
-    /// Runs `operation` with every stall report sent here, then, if a stall
-    /// still lasts, waits up to `settle` for its end to be reported (the
-    /// detector looks once per probe interval). Returns the operation's
-    /// result and the stalls, in the order they began.
-    static func collect<Result>(
+    /// Makes a watch the process-wide stall handler and starts the detector
+    /// at its defaults. Once per process (the handler's bootstrap is).
+    static func start() -> StallWatch {
+        let watch = StallWatch()
+        ConcurrencyStallHandler.bootstrap(.custom { watch.add($0) })
+        StallDetector.start()
+        return watch
+    }
+
+    /// Runs `operation`, then, if a stall still lasts, waits up to `settle`
+    /// for its end to be reported (the detector looks once per probe
+    /// interval). Returns the operation's result and every stall so far, in
+    /// the order they began.
+    func watching<Result>(
         settle: Duration = StallDetector.defaultThreshold + StallDetector.defaultProbeInterval * 4,
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async -> Result
     ) async -> (Result, [RunStall]) {
-        let watch = StallWatch()
-        let result = await withConcurrencyStallHandler(.custom { watch.add($0) }) {
-            let result = await operation()
-            await watch.waitUntilNoneLasts(for: settle)
-            return result
-        }
-        return (result, watch.stalls)
+        let result = await operation()
+        await waitUntilNoneLasts(for: settle)
+        return (result, stalls)
     }
 
     var stalls: [RunStall] { state.withLock { $0.stalls } }
