@@ -46,6 +46,13 @@ let package = Package(
             path: "Benchmarks/HandOffHarness"
         ),
         .target(name: "CHandOff", path: "Benchmarks/CHandOff"),
+        // StallDetector's detection latency, as a program sees it.
+        // Run by Scripts/stall-detector.sh.
+        .executableTarget(
+            name: "StallLatencyHarness",
+            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity)],
+            path: "Benchmarks/StallLatencyHarness"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

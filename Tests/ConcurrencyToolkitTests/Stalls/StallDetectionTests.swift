@@ -39,9 +39,18 @@ import Darwin
     @Test func blockedPoolIsAStallNamingTheFunction() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let ended = Counter()
                 let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
-                    await withTaskGroup(of: Void.self) { group in
-                        for _ in 0..<activeProcessorCount { group.addTask { blockEveryPoolThread() } }
+                    // A second scope sees the same reports: wait for the ended
+                    // one, not for the helper's few looks (capped at 5 s, which
+                    // a slow first symbolication under AddressSanitizer outlasts).
+                    await withConcurrencyStallHandler(.custom { stall in
+                        if stall.kind == .cooperativePoolBlocked, !stall.isOngoing { ended.increment() }
+                    }) {
+                        await withTaskGroup(of: Void.self) { group in
+                            for _ in 0..<activeProcessorCount { group.addTask { blockEveryPoolThread() } }
+                        }
+                        _ = await eventually(within: .seconds(60)) { ended.count > 0 }
                     }
                 }
                 writeStallLines(stalls)
@@ -91,11 +100,21 @@ import Darwin
     @Test func aStallIsATraceEventInTheActiveRecording() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let (_, trace) = await withTraceRecording {
-                    await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
+                let recorder = TraceRecorder()
+                await recorder.record {
+                    _ = await withConcurrencyStallsRecorded(threshold: .milliseconds(200)) {
                         await MainActor.run { blockTheMainActorFor400ms() }
+                        // Until the ended report is in the recording, not for
+                        // the helper's few looks: under AddressSanitizer the
+                        // first symbolication alone can outlast them.
+                        _ = await eventually(within: .seconds(60)) {
+                            recorder.trace.events.contains { event in
+                                if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
+                            }
+                        }
                     }
                 }
+                let trace = recorder.trace
                 writeToStandardError(trace.summary())
                 writeToStandardError(trace.chromeTraceJSON())
                 writeToStandardError(trace.svgTimeline())
@@ -116,13 +135,13 @@ import Darwin
                 await recorder.record {
                     await StallMonitor.shared.watchdog?.waitUntilProbesRun()
                     await MainActor.run { blockTheMainActorFor400ms() }
-                    // Until the end is reported (within two looks; 5 s on a loaded machine).
-                    for _ in 0..<100 {
-                        let ended = recorder.trace.events.contains { event in
+                    // Until the end is reported: within two looks, but the
+                    // first report waits for the first symbolication, which
+                    // took over 5 s under AddressSanitizer on a loaded machine.
+                    _ = await eventually(within: .seconds(60)) {
+                        recorder.trace.events.contains { event in
                             if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
                         }
-                        if ended { break }
-                        try? await Task.sleep(for: .milliseconds(50))
                     }
                 }
                 let trace = recorder.trace

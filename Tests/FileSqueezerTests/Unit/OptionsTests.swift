@@ -40,6 +40,16 @@ struct OptionsTests {
         #expect(throws: UsageError.self) { try Options.parse(["--name=yes", "x"], defaultJobs: 1) }
     }
 
+    @Test("the stall detector runs with --detect-stalls, and with every option that records the run")
+    func detectStalls() throws {
+        #expect(try !Options.parse(["x"], defaultJobs: 1).detectsStalls)
+        for flags in [["--detect-stalls"], ["--stats"], ["--trace", "t.json"], ["--timeline=t.svg"]] {
+            #expect(try Options.parse(flags + ["x"], defaultJobs: 1).detectsStalls, "\(flags)")
+        }
+        #expect(throws: UsageError.self) { try Options.parse(["--detect-stalls=yes", "x"], defaultJobs: 1) }
+        #expect(Options.usage.contains("--detect-stalls"))
+    }
+
     @Test("--synchronous, as gzip spells it: off by default, a flag without a value")
     func synchronous() throws {
         #expect(try !Options.parse(["x"], defaultJobs: 1).synchronous)

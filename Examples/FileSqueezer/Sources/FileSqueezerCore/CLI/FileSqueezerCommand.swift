@@ -84,6 +84,9 @@ public enum FileSqueezerCommand {
             return makeCorpus(in: folder, megabytes: options.corpusMegabytes)
         }
 
+        // Started once, at launch, as a program of your own would: its main-actor
+        // probe then runs before the first file can block the main actor.
+        let stallWatch = options.detectsStalls ? StallWatch.start() : nil
         var folder = options.folder ?? ""
         if options.demo {
             guard let demoFolder = makeDemoFolder(megabytes: options.corpusMegabytes) else { return 1 }
@@ -129,8 +132,8 @@ public enum FileSqueezerCommand {
         squeezer.keepsEveryOutcome = options.json
         let usage = CPUUsage.start()
         let work = Task { @MainActor in
-            guard options.records else { return await squeezer.run(discovery) }
-            let (report, trace) = await withTraceRecording { await squeezer.run(discovery) }
+            guard options.records else { return await squeeze(squeezer, discovery, stallWatch: stallWatch) }
+            let (report, trace) = await withTraceRecording { await squeeze(squeezer, discovery, stallWatch: stallWatch) }
             writeRecording(trace, options: options)
             return report
         }
@@ -159,6 +162,17 @@ public enum FileSqueezerCommand {
     }
 
     private static var activeCores: Int { System.processorCount }
+
+    /// Runs the squeeze; with the stall detector started, its reports go into
+    /// the report (and, inside a recording, into the trace) instead of stderr.
+    @MainActor
+    private static func squeeze(_ squeezer: Squeezer, _ discovery: Discovery, stallWatch: StallWatch?) async -> RunReport {
+        guard let stallWatch else { return await squeezer.run(discovery) }
+        var (report, stalls) = await stallWatch.watching { await squeezer.run(discovery) }
+        StallDetector.stop()
+        report.stalls = stalls
+        return report
+    }
 
     /// Writes what `--trace`, `--timeline` and `--stats` asked for; a file that
     /// cannot be written is reported but does not fail the run.

@@ -95,6 +95,20 @@ extension RunReport {
             ("files", .array(files.map(\.json))),
         ]
         if let signal { members.append(("signal", .string(signal))) }
+        if let stalls { members.append(("stalls", .array(stalls.map(\.json)))) }
+        return .object(members)
+    }
+}
+
+extension RunStall {
+    /// One stall's entry in `--json`'s `stalls`.
+    var json: JSONText {
+        var members: [(String, JSONText)] = [
+            ("kind", .string(kind)), ("milliseconds", .number(milliseconds)), ("ongoing", .bool(ongoing)),
+            ("backtrace", .array(backtrace.map(JSONText.string))),
+        ]
+        if let priority { members.append(("priority", .string(priority))) }
+        if let blockedIn { members.append(("blockedIn", .string(blockedIn))) }
         return .object(members)
     }
 }

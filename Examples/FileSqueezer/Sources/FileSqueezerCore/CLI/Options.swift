@@ -29,6 +29,8 @@ struct Options: Sendable, Equatable {
     var timeline: String?
     /// Record the run and print the summary statistics.
     var stats = false
+    /// Start the toolkit's StallDetector for the run and report its stalls.
+    var detectStalls = false
     var help = false
     var version = false
 
@@ -36,6 +38,10 @@ struct Options: Sendable, Equatable {
 
     /// Whether the run is recorded with the toolkit's Diagnostics.
     var records: Bool { trace != nil || timeline != nil || stats }
+
+    /// Whether the run starts the toolkit's `StallDetector`: asked for, or
+    /// the run is recorded (the stalls then show in the trace too).
+    var detectsStalls: Bool { detectStalls || records }
 }
 
 /// The command line is wrong; the message says how. Exit status 2.
@@ -180,6 +186,7 @@ extension Options {
         case "--trace": .path { $0.trace = $1 }
         case "--timeline": .path { $0.timeline = $1 }
         case "--stats": .flag { $0.stats = true }
+        case "--detect-stalls": .flag { $0.detectStalls = true }
         case "--demo": .flag { $0.demo = true }
         case "--corpus-mb": .number(1...100_000) { $0.corpusMegabytes = $1 }
         case "--make-corpus": .path { $0.makeCorpus = $1 }
@@ -231,6 +238,9 @@ extension Options {
               --trace FILE      record the run as a Chrome trace (JSON; open it in ui.perfetto.dev)
               --timeline FILE   record the run as an SVG timeline, a lane per thread
               --stats           record the run and print what ran where, waits and concurrency
+              --detect-stalls   report stalls of 250 ms or more (main actor, thread pool) and the
+                                function that blocked, with the toolkit's StallDetector (on with
+                                --stats, --trace and --timeline too)
               --demo            make a demo folder in a temporary directory and squeeze it
               --corpus-mb N     size of the --demo / --make-corpus folder (default 32)
               --make-corpus DIR write the demo files into DIR and exit (for benchmarks)

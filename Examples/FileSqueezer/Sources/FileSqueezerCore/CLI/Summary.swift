@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ConcurrencyToolkit
 
 /// The end-of-run summary, as text for people or JSON for `--json`.
 ///
@@ -25,7 +26,39 @@ enum Summary {
         text += "Strategy \(report.strategy.rawValue)\(placement), \(count(report.jobs, "job")): "
             + "parallelism \(formatDecimal(report.parallelism, 2))x, "
             + "longest main-actor stall \(formatDecimal(report.longestMainActorStallMilliseconds, 0)) ms\n"
+        if let stalls = report.stalls { text += stallLines(stalls) }
         if report.failed > 0 { text += "\(count(report.failed, "file")) failed (see the messages above).\n" }
+        return text
+    }
+
+    /// What the stall detector saw: a count, then per kind (and pool
+    /// priority) how many, the longest and the function that blocked.
+    ///
+    /// ```
+    /// Stalls of 250 ms or more: 2
+    ///   main actor: 2, longest 1410 ms, blocked in compressWholeFile(...) at Examples/...:31
+    /// ```
+    static func stallLines(_ stalls: [RunStall]) -> String {
+        let threshold = formatDecimal(StallDetector.defaultThreshold.seconds * 1000, 0)
+        guard !stalls.isEmpty else { return "Stalls of \(threshold) ms or more: none\n" }
+        var text = "Stalls of \(threshold) ms or more: \(stalls.count)\n"
+        var groups: [(name: String, stalls: [RunStall])] = []
+        for stall in stalls {
+            let name = stall.isMainActor ? "main actor" : "cooperative pool (\(stall.priority ?? "?") priority)"
+            if let index = groups.firstIndex(where: { $0.name == name }) {
+                groups[index].stalls.append(stall)
+            } else {
+                groups.append((name, [stall]))
+            }
+        }
+        for group in groups {
+            let longest = group.stalls.max { $0.milliseconds < $1.milliseconds }!
+            let ongoing = longest.ongoing ? " (still lasting at the end)" : ""
+            let blamed = (group.stalls.first { $0.blockedIn != nil && $0 == longest }
+                ?? group.stalls.first { $0.blockedIn != nil })?.blockedIn
+            text += "  \(group.name): \(group.stalls.count), longest \(formatDecimal(longest.milliseconds, 0)) ms\(ongoing)"
+                + (blamed.map { ", blocked in \($0)" } ?? ", no backtrace") + "\n"
+        }
         return text
     }
 

@@ -34,6 +34,10 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var signal: String? = nil
     public var notes: [String]
     public var files: [FileOutcome]
+    /// What the toolkit's `StallDetector` saw, when the run started it
+    /// (`--detect-stalls`, `--stats`, `--trace`, `--timeline`): every stall
+    /// of 250 ms or more, in the order they began. Nil when it did not run.
+    public var stalls: [RunStall]? = nil
 
     /// 0: every file compressed; 1: some file failed (a signal N makes it 128 + N, set by the caller).
     public var exitStatus: Int32 { failed > 0 ? 1 : 0 }

@@ -1,0 +1,71 @@
+import ConcurrencyToolkit
+
+/// One stall the toolkit's `StallDetector` saw during a run: what stalled,
+/// for how long, and the function that was blocking. `--json` lists them
+/// in ``RunReport/stalls``; the text summary counts them.
+///
+/// ```swift
+/// for stall in report.stalls ?? [] {
+///     print(stall.kind, stall.milliseconds, stall.blockedIn ?? "no backtrace")
+/// }
+/// // mainActorBlocked 1410.2 compressWholeFile(_:_:with:channels:isCancelled:) at Examples/...
+/// ```
+public struct RunStall: Sendable, Codable, Equatable {
+    /// `mainActorBlocked` or `cooperativePoolBlocked`: the toolkit's
+    /// `ConcurrencyStall.Kind` names.
+    public var kind: String
+    /// For a pool stall, the priority whose jobs did not start (`high`,
+    /// `medium`, `low`); nil for the main actor.
+    public var priority: String?
+    /// How long no job ran: the whole stall, or, if it still lasted when the
+    /// run ended (``ongoing``), as much of it as the detector had seen.
+    public var milliseconds: Double
+    /// The stall had not ended when the detector was stopped.
+    public var ongoing: Bool
+    /// The innermost frame, in the app's own code, of the thread that was
+    /// blocking: the function that made the blocking call. Nil when no stack
+    /// was taken (a stall that began and ended between two of the
+    /// detector's looks, or a platform without backtraces).
+    public var blockedIn: String?
+    /// The blocking thread's frames, innermost first (the C library's and
+    /// zlib's included: they say how it blocked), as the detector reported them.
+    public var backtrace: [String]
+
+    /// A stall report turned into an entry of the run's report.
+    ///
+    /// ```swift
+    /// let entry = RunStall(ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(400)))
+    /// // entry.kind == "mainActorBlocked", entry.milliseconds == 400
+    /// ```
+    public init(_ stall: ConcurrencyStall) {
+        kind = "\(stall.kind)"
+        priority = stall.priority.map(Self.name)
+        milliseconds = stall.duration.seconds * 1000
+        ongoing = stall.isOngoing
+        // Only the first thread: for a pool stall every pool thread is
+        // blocking, and in File Squeezer they all block the same way.
+        backtrace = stall.threads.first?.backtrace ?? []
+        blockedIn = Self.ownFunction(in: backtrace)
+    }
+
+    /// Whether this is about the main actor (as opposed to the pool).
+    var isMainActor: Bool { kind == "\(ConcurrencyStall.Kind.mainActorBlocked)" }
+
+    /// The first frame of the package's own code: the detector writes its
+    /// source location relative to the package (`at Sources/...`), where the
+    /// libraries below it have none (libc, zlib) or an absolute one (a
+    /// sanitizer's runtime). Falls back to the first frame.
+    static func ownFunction(in backtrace: [String]) -> String? {
+        backtrace.first { $0.contains(" at ") && !$0.contains(" at /") } ?? backtrace.first
+    }
+
+    private static func name(_ priority: TaskPriority) -> String {
+        switch priority {
+        case .high: "high"
+        case .medium: "medium"
+        case .low: "low"
+        case .background: "background"
+        default: "\(priority.rawValue)"
+        }
+    }
+}

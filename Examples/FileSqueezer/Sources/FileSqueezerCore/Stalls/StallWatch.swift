@@ -1,0 +1,82 @@
+import ConcurrencyToolkit
+import Synchronization
+
+/// Collects what the toolkit's `StallDetector` reports, instead of letting
+/// it print `CONCURRENCY STALL:` blocks on stderr: the process-wide handler,
+/// installed once at launch, as a program of your own would.
+///
+/// ```swift
+/// let watch = StallWatch.start()          // at launch: bootstraps the handler, starts the detector
+/// let (report, stalls) = await watch.watching { await squeezer.run(discovery) }
+/// StallDetector.stop()
+/// ```
+///
+/// The detector reports each stall while it lasts (with the blocking
+/// threads' stacks) and again when it ends (with its whole duration); a
+/// stall that began and ended between two looks is reported once, ended,
+/// without stacks. One ``RunStall`` is kept per stall: the ongoing report
+/// gives the blame, the ended one the duration. At most one stall of a kind
+/// and priority lasts at a time, so the two pair up by kind and priority.
+///
+/// Process-wide rather than a `withConcurrencyStallHandler` scope around the
+/// run: a report is delivered after its stacks are symbolicated (seconds
+/// under a sanitizer), so one seen at the very end of the run can arrive after
+/// the run; with a scope it would then go to stderr.
+final class StallWatch: Sendable {
+    private struct State {
+        var stalls: [RunStall] = []
+        /// Index in `stalls` of the stall still lasting, by kind and priority.
+        var lasting: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Makes a watch the process-wide stall handler and starts the detector
+    /// at its defaults. Once per process (the handler's bootstrap is).
+    static func start() -> StallWatch {
+        let watch = StallWatch()
+        ConcurrencyStallHandler.bootstrap(.custom { watch.add($0) })
+        StallDetector.start()
+        return watch
+    }
+
+    /// Runs `operation`, then, if a stall still lasts, waits up to `settle`
+    /// for its end to be reported (the detector looks once per probe
+    /// interval). Returns the operation's result and every stall so far, in
+    /// the order they began.
+    func watching<Result>(
+        settle: Duration = StallDetector.defaultThreshold + StallDetector.defaultProbeInterval * 4,
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async -> Result
+    ) async -> (Result, [RunStall]) {
+        let result = await operation()
+        await waitUntilNoneLasts(for: settle)
+        return (result, stalls)
+    }
+
+    var stalls: [RunStall] { state.withLock { $0.stalls } }
+
+    /// Takes one report (on the detector's thread).
+    func add(_ stall: ConcurrencyStall) {
+        let entry = RunStall(stall)
+        let key = "\(entry.kind) \(entry.priority ?? "")"
+        state.withLock { state in
+            guard let index = state.lasting[key] else {
+                if entry.ongoing { state.lasting[key] = state.stalls.count }
+                state.stalls.append(entry)
+                return
+            }
+            guard !entry.ongoing else { return }  // one ongoing report per stall
+            state.stalls[index].milliseconds = entry.milliseconds
+            state.stalls[index].ongoing = false
+            state.lasting[key] = nil
+        }
+    }
+
+    private func waitUntilNoneLasts(for limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while state.withLock({ !$0.lasting.isEmpty }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
