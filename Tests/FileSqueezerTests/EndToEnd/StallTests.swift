@@ -7,6 +7,12 @@ extension EndToEnd {
     /// the main actor freezes it for a whole file; the other stages do not.
     @Suite("End to end: main-actor stall per strategy")
     struct StallTests {
+        /// "No freeze": the longest main-actor stall stays under this share of
+        /// the longest file's time. Stage 1 freezes for more than 0.8 of it;
+        /// the other stages take a few ms on a quiet machine, but a machine at
+        /// load 10 once kept the main actor off the CPU for 0.62 of a file.
+        static let noFreeze = 0.75
+
         func report(_ strategy: Strategy, jobs: Int, files: Int = 2, extra: [String] = []) throws -> RunReport {
             let scratch = try Scratch()
             // Files of a few hundred ms each at level 9 (more on a loaded machine).
@@ -35,7 +41,7 @@ extension EndToEnd {
         func oneActor() throws {
             let report = try report(.actor, jobs: 2)
             let longestFile = report.files.map(\.seconds).max() ?? 0
-            #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
+            #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile * Self.noFreeze)
             // One file at a time: the file times add up to at most the wall time.
             #expect(report.parallelism < 1.05)
         }
@@ -45,7 +51,7 @@ extension EndToEnd {
             let report = try report(.parallel, jobs: 2)
             #expect(report.placement == .lanes)
             let longestFile = report.files.map(\.seconds).max() ?? 0
-            #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile / 2)
+            #expect(report.longestMainActorStallMilliseconds / 1000 < longestFile * Self.noFreeze)
             // Both lanes compress segments all the time (the two files' 1 MiB
             // segments, in turn), so the jobs' time on files adds up to about
             // twice the wall time. Measured as overlap in wall time, not as
