@@ -3,6 +3,10 @@ import Testing
 @testable import FileSqueezerCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 extension EndToEnd {
