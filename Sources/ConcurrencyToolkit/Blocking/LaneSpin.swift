@@ -9,7 +9,8 @@
 /// per round trip, for more CPU: libdispatch's worker already lingers
 /// between jobs, and what remains is the caller's wake-up. So executors are
 /// made with the spin off; ``BlockingExecutor/enableLaneSpin()`` turns it on
-/// (the hand-off stress test and a measurement on other hardware use it).
+/// (internal: the hand-off stress test uses it, and so could a build of the
+/// harness against this module measuring other hardware).
 ///
 /// Handing a job to an idle lane wakes a thread (a futex wake-up and a
 /// context switch: several microseconds, tens on a busy VM); handing it to a

@@ -5,14 +5,17 @@
 /// (`poll`, `usleep`, `sem_wait`, which no `SA_RESTART` restarts) are not
 /// cut short with `EINTR` whenever some other code stalls the pool.
 ///
-/// One lock acquisition to enter and one to leave, per burst of work (a
-/// lane drains its whole queue inside one), not per job.
+/// One lock acquisition to enter and one to leave: per burst of work for a
+/// lane (it drains its whole queue inside one), per job for a serial
+/// executor. The stall blame asks just before it signals each thread, so
+/// only a burst that begins in the microseconds between that question and
+/// the signal can still be interrupted.
 ///
 /// ```swift
 /// let total = BlockingThreads.running {
 ///     (1...1_000).reduce(0, +)   // a lane's jobs run here; no capture signal reaches this thread
 /// }
-/// let spared = BlockingThreads.now   // on the watchdog, before capturing
+/// let spared = BlockingThreads.isRunning(42)   // on the watchdog, before signalling thread 42
 /// ```
 enum BlockingThreads {
     /// Thread id → how many bursts it is inside (nested executors nest).
@@ -30,6 +33,6 @@ enum BlockingThreads {
         return try body()
     }
 
-    /// The ids of the threads running blocking work at this moment.
-    static var now: Set<UInt64> { threads.withLock { Set($0.keys) } }
+    /// Whether thread `id` runs blocking work at this moment.
+    static func isRunning(_ id: UInt64) -> Bool { threads.withLock { $0[id] != nil } }
 }

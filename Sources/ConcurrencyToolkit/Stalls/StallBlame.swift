@@ -48,8 +48,10 @@ struct StallBlame {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
         guard canCapture, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [:] }
         var captured: [(id: UInt64, capture: ThreadStackCapture.Capture)] = []
-        let spared = BlockingThreads.now
-        for id in Self.processThreads().filter({ $0 != ownThread && !spared.contains($0) }).prefix(256) {
+        for id in Self.processThreads().filter({ $0 != ownThread }).prefix(256) {
+            // Asked just before each signal, not once before the loop: a
+            // capture can wait 200 ms, and a lane may start work meanwhile.
+            if BlockingThreads.isRunning(id) { continue }
             if let capture = ThreadStackCapture.capture(thread: Int32(truncatingIfNeeded: id)),
                 capture.addresses.contains(where: Self.isInSwiftJobRun)
             {

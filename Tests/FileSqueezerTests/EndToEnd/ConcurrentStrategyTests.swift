@@ -7,6 +7,12 @@ extension EndToEnd {
     /// `@concurrent` function per file on the cooperative pool.
     @Suite("End to end: the talk's fix (--strategy concurrent)")
     struct ConcurrentStrategyTests {
+        #if os(Linux)
+        static let isLinux = true
+        #else
+        static let isLinux = false
+        #endif
+
         func report(files: Int, jobs: Int = 2) throws -> RunReport {
             let scratch = try Scratch()
             // Files of a few hundred ms each at level 9 (more on a loaded machine).
@@ -45,7 +51,10 @@ extension EndToEnd {
             #expect(overlap > 1.3, "files' time \(report.files.map(\.seconds)) in \(report.wallSeconds) s")
         }
 
-        @Test("a file per pool thread: nothing else gets a pool thread until a file ends (what the fix still gets wrong)")
+        // Linux only: there the main queue is drained by the pool's threads
+        // after dispatch_main, so a held pool holds the main actor too.
+        @Test("a file per pool thread: nothing else gets a pool thread until a file ends (what the fix still gets wrong)",
+              .enabled(if: Self.isLinux))
         func poolHeld() throws {
             // One file per pool thread. `--jobs 1` does not limit this strategy.
             let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -63,11 +63,12 @@ extension EndToEnd {
             let command = """
                 stty cols 100 rows 10; FILE_SQUEEZER_NAMED_TEMPORARIES=1 TERM=xterm \(SqueezerProcess.binary.path) --level 9 --jobs 2 \(folder) & \
                 pid=$!; n=0; until find \(folder) -maxdepth 1 -name '.squeeze-*' -size +0c | grep -q . || [ $n -ge 600 ]; do sleep 0.05; n=$((n+1)); done; \
-                sleep 0.3; stty cols 30; kill -WINCH $pid; echo RESIZED-MARK; wait $pid
+                [ $n -lt 600 ] || echo NO-OUTPUT-WITHIN-30-S; sleep 0.3; stty cols 30; kill -WINCH $pid; echo RESIZED-MARK; wait $pid
                 """
             let result = try runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
             let output = String(decoding: result.output, as: UTF8.self)
             #expect(result.status == 0)
+            #expect(!output.contains("NO-OUTPUT-WITHIN-30-S"), "no temporary held output within 30 s")
             let parts = output.components(separatedBy: "RESIZED-MARK")
             try #require(parts.count == 2, "no marker in: \(output.debugDescription)")
             func barLines(_ text: String) -> [Substring] {

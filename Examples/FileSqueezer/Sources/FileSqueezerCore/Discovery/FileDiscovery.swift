@@ -52,7 +52,13 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case notAFolder(String)
     case unreadable(String, errno: Int32)
-    /// `--output` exists and is not a folder (``OutputFolder/problem(with:)``).
+    /// `--output` exists and is not a folder (``OutputFolder/problem(with:)``);
+    /// the text names the path and says what it is.
+    ///
+    /// ```swift
+    /// do { _ = try discoverFiles(in: "logs", recursive: false, output: "notes.txt") }
+    /// catch .unusableOutput(let problem) { print(problem) }   // exit 2 in the command
+    /// ```
     case unusableOutput(String)
 
     public var description: String {

@@ -51,12 +51,13 @@ public struct RunStall: Sendable, Codable, Equatable {
     /// Whether this is about the main actor (as opposed to the pool).
     var isMainActor: Bool { kind == "\(ConcurrencyStall.Kind.mainActorBlocked)" }
 
-    /// The first frame of the package's own code: the detector writes its
-    /// source location relative to the package (`at Sources/...`), where the
-    /// libraries below it have none (libc, zlib) or an absolute one (a
-    /// sanitizer's runtime). Falls back to the first frame.
+    /// The first frame of the app's own code (`FileSqueezerCore/`), else the
+    /// first with a package-relative location (`at Sources/...`; libc and
+    /// zlib have none, a sanitizer's runtime an absolute one), else the
+    /// first frame.
     static func ownFunction(in backtrace: [String]) -> String? {
-        backtrace.first { $0.contains(" at ") && !$0.contains(" at /") } ?? backtrace.first
+        backtrace.first { $0.contains(" at ") && $0.contains("FileSqueezerCore/") }
+            ?? backtrace.first { $0.contains(" at ") && !$0.contains(" at /") } ?? backtrace.first
     }
 
     private static func name(_ priority: TaskPriority) -> String {
