@@ -10,19 +10,9 @@ import Musl
 import Darwin
 #endif
 
-/// As XCTAssertNoContinuationMisuseTests: the failures the assertion records
-/// are intercepted while it runs, then asserted on.
-final class XCTAssertNoConcurrencyStallTests: XCTestCase {
-    private var intercepted: [String]?
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if intercepted != nil {
-            intercepted?.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
+/// The failures the assertion records are intercepted while it runs, then
+/// asserted on (``FailureInterceptingTestCase``).
+final class XCTAssertNoConcurrencyStallTests: FailureInterceptingTestCase {
     func testBlockingEveryPoolThreadFailsTheTest() async {
         intercepted = []
         let width = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))

@@ -2,22 +2,9 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import XCTest
 
-/// XCTest on Linux has no `XCTExpectFailure`. To show the assertion fails a
-/// test, this case intercepts the failures XCTest would record (every
-/// `XCTFail` lands in `recordFailure` of the running test case) while the
-/// assertion under test runs, and then asserts on what was intercepted.
-/// Failures outside that window go to XCTest as usual.
-final class XCTAssertNoContinuationMisuseTests: XCTestCase {
-    private var intercepted: [String]?
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if intercepted != nil {
-            intercepted?.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
+/// The failures the assertion records are intercepted while it runs, then
+/// asserted on (``FailureInterceptingTestCase``).
+final class XCTAssertNoContinuationMisuseTests: FailureInterceptingTestCase {
     func testDoubleResumeFailsTheTestOncePerMisuse() async {
         intercepted = []
         let value = await XCTAssertNoContinuationMisuse {

@@ -112,11 +112,7 @@ import Darwin
                         // Until the ended report is in the recording, not for
                         // the helper's few looks: under AddressSanitizer the
                         // first symbolication alone can outlast them.
-                        _ = await eventually(within: .seconds(60)) {
-                            recorder.trace.events.contains { event in
-                                if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
-                            }
-                        }
+                        await waitForAnEndedStall(in: recorder)
                     }
                 }
                 let trace = recorder.trace
@@ -143,11 +139,7 @@ import Darwin
                     // Until the end is reported: within two looks, but the
                     // first report waits for the first symbolication, which
                     // took over 5 s under AddressSanitizer on a loaded machine.
-                    _ = await eventually(within: .seconds(60)) {
-                        recorder.trace.events.contains { event in
-                            if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
-                        }
-                    }
+                    await waitForAnEndedStall(in: recorder)
                 }
                 let trace = recorder.trace
                 StallDetector.stop()

@@ -53,6 +53,17 @@ func blockTheMainActorFor400ms() {
     blockThread(milliseconds: 400)
 }
 
+/// Waits until `recorder` holds an ended stall, for up to 60 s: the report
+/// comes after the first symbolication, which took over 5 s under
+/// AddressSanitizer on a loaded machine.
+func waitForAnEndedStall(in recorder: TraceRecorder) async {
+    _ = await eventually(within: .seconds(60)) {
+        recorder.trace.events.contains { event in
+            if case .stalled(let stall) = event.kind { !stall.isOngoing } else { false }
+        }
+    }
+}
+
 /// Every pool thread's blocking function the report must name.
 @inline(never)
 func blockEveryPoolThread() {
