@@ -1,12 +1,5 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The executor's storage: it holds ``BlockingQueueState`` in a lock, makes
 /// one transition per event, and performs the returned action (start a
@@ -15,11 +8,14 @@ import Darwin
 extension BlockingExecutor {
     /// Hands `job` to the executor: an idle lane runs it, or it waits in the
     /// FIFO, or its caller is failed at once (cancelled, shut down).
-    func submit(_ job: BlockingJob) {
+    /// - Returns: How long the caller may poll for the result before its
+    ///   task suspends (nanoseconds; 0 unless a lane has the job now).
+    func submit(_ job: BlockingJob) -> UInt64 {
         // Read before the state lock, not under it: a cancellation after this
         // read either finds the ticket or is seen by `enqueued(ticket:)`.
         let isCancelled = job.isCancelled
-        switch submitUnderLock(.job(job), isCancelled: isCancelled, at: job.submittedAt) {
+        let (action, callerSpin) = submitUnderLock(.job(job), isCancelled: isCancelled, at: job.submittedAt)
+        switch action {
         case .handOff:
             break  // a spinning lane takes it: no wake-up
         case .start(let lane):
@@ -27,17 +23,21 @@ extension BlockingExecutor {
         case .enqueued(let ticket):
             // Cancelled before the ticket was known: the canceller could not withdraw it.
             if job.lifecycle.withLock({ $0.enqueued(ticket: ticket) }) { withdraw(ticket: ticket) }
+            return 0
         case .rejectCancelled:
             job.fail(CancellationError())
+            return 0
         case .rejectShutDown:
             job.fail(ShutDownError(label: label, wasQueued: false))
+            return 0
         }
+        return callerSpin
     }
 
     /// Hands a task slice to the executor. `false`: it is shut down, run the slice elsewhere.
     func submit(_ slice: UnownedJob) -> Bool {
         let work = BlockingWork.slice(slice, submittedAt: MonotonicClock.now)
-        switch submitUnderLock(work, isCancelled: false, at: MonotonicClock.now) {
+        switch submitUnderLock(work, isCancelled: false, at: MonotonicClock.now).action {
         case .start(let lane): startLane(lane, with: work)
         case .handOff, .enqueued, .rejectCancelled: break
         case .rejectShutDown: return false
@@ -47,13 +47,14 @@ extension BlockingExecutor {
 
     /// One submission transition; signals a spinning lane it handed the work
     /// to (a store under the lock, which the lane then takes to pick it up).
+    /// Also reads the caller's spin window under the same lock.
     private func submitUnderLock(_ work: BlockingWork, isCancelled: Bool, at now: UInt64)
-        -> BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction
+        -> (action: BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction, callerSpin: UInt64)
     {
         state.withLock { state in
             let action = state.submit(work, isCancelled: isCancelled, now: now)
             if case .handOff(let lane) = action { handOffSignal.store(lane + 1, ordering: .releasing) }
-            return action
+            return (action, state.callerSpinBudget)
         }
     }
 
@@ -87,9 +88,10 @@ extension BlockingExecutor {
         while true {
             var next: BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.NextAction?
             // Counted first, then resumed: a caller never sees metrics that miss its own job.
+            let submittedAt: UInt64? = if case .job(let job) = work { job.submittedAt } else { nil }
             execute(work, lane: lane) { outcome in
                 let now = MonotonicClock.now
-                next = state.withLock { $0.laneFinished(lane, outcome, now: now) }
+                next = state.withLock { $0.laneFinished(lane, outcome, now: now, submittedAt: submittedAt) }
             }
             if case .spin(let budget)? = next { next = spin(lane: lane, nanoseconds: budget) }
             switch next {
@@ -105,21 +107,13 @@ extension BlockingExecutor {
     }
 
     /// Waits up to `nanoseconds` for a job handed to `lane`, polling the
-    /// signal: a few polls back to back, then yielding the core between polls
-    /// (crossbeam's `Backoff`), so a spinning lane does not keep a thread
-    /// that has work off the core. Then ends the spin under the lock, which
-    /// takes a job handed over at the last moment.
+    /// signal (``SpinWindow/spin(nanoseconds:until:)``). Then ends the spin
+    /// under the lock, which takes a job handed over at the last moment.
     private func spin(lane: Int, nanoseconds budget: UInt64)
         -> BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.NextAction
     {
-        let start = MonotonicClock.now
-        var waited: UInt64 = 0
-        var polls = 0
-        while handOffSignal.load(ordering: .acquiring) != lane + 1 {
-            waited = MonotonicClock.now &- start
-            if waited >= budget { break }
-            polls += 1
-            if polls > 64 { sched_yield() }
+        let (waited, _) = SpinWindow.spin(nanoseconds: budget) {
+            handOffSignal.load(ordering: .acquiring) == lane + 1
         }
         return state.withLock { state in
             let next = state.spinEnded(lane, waited: waited)

@@ -23,6 +23,12 @@ extension BlockingExecutor {
     /// - Tracing: called inside ``withTraceRecording(isolation:_:)``, the job is
     ///   recorded (queued, started on which lane, finished or discarded) and
     ///   the recording is active inside `body`, so ``span(_:_:)``s there count.
+    /// - Cost: a short job (one that ends within tens of microseconds) comes
+    ///   back without a thread wake-up: the calling thread polls for the
+    ///   result for a learned window of at most 50 µs before the task
+    ///   suspends, and a lane that ran out of work polls for the next job as
+    ///   long. Jobs that run longer teach both windows to zero (``SpinWindow``;
+    ///   Performance.md has the figures).
     /// - Wait site: the caller's `function`, `fileID` and `line` name the wait
     ///   in a trace and in ``PendingContinuations``; leave the defaults.
     /// - Returns: What `body` returned.
@@ -41,7 +47,10 @@ extension BlockingExecutor {
         return try await withTaskCancellationHandler {
             try await withSafeThrowingContinuation(function: function, fileID: fileID, line: line) {
                 (caller: SafeContinuation<T, any Error>) in
-                submit(BlockingJob(lifecycle: lifecycle, priority: priority, trace: trace, body: body, caller: caller))
+                let window = submit(BlockingJob(lifecycle: lifecycle, priority: priority, trace: trace, body: body, caller: caller))
+                // A lane has the job: if it ends within the window, this task
+                // goes on without suspending, and nothing wakes a thread for it.
+                if window > 0 { _ = SpinWindow.spin(nanoseconds: window) { !caller.box.isWaiting } }
             }
         } onCancel: {
             cancel(lifecycle)

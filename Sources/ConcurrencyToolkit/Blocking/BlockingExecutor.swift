@@ -39,7 +39,7 @@ public final class BlockingExecutor: Sendable {
     let lanes: [DispatchQueue]
     let state: Lock<BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>>
     /// 1 + the lane a job was just handed to, 0 when none: what a spinning
-    /// lane polls. Written only under `state`'s lock (see `LaneSpin`).
+    /// lane polls. Written only under `state`'s lock (see ``SpinWindow``).
     let handOffSignal = Atomic<Int>(0)
 
     /// Creates an executor with `width` lanes. Threads are only used while a
@@ -62,7 +62,7 @@ public final class BlockingExecutor: Sendable {
             "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1 (the number of jobs that run at once)")
         self.width = width
         self.label = label
-        self.state = Lock(BlockingQueueState(width: width))
+        self.state = Lock(BlockingQueueState(width: width, laneSpin: .adaptive(), callerSpin: .adaptive()))
         self.lanes = (0..<width).map { DispatchQueue(label: "\(label).lane-\($0)") }
         // Marks each lane with this executor so tests (and `isRunningOnLane`)
         // can tell where code runs.
@@ -76,10 +76,10 @@ public final class BlockingExecutor: Sendable {
     /// ```
     public var metrics: Metrics { state.withLock { $0.metrics } }
 
-    /// Turns on the adaptive spin-then-idle hand-off (``LaneSpin``), off by
-    /// default because it measured no gain; call before the first job.
-    func enableLaneSpin() {
-        state.withLock { $0.useSpin(.adaptive()) }
+    /// Turns both spin windows off (``SpinWindow``): every hand-off then
+    /// parks at once. For measuring what the windows buy; call before the first job.
+    func disableSpinning() {
+        state.withLock { $0.useSpin(lane: SpinWindow(isEnabled: false), caller: SpinWindow(isEnabled: false)) }
     }
 
     /// Whether the calling code runs on one of this executor's lanes.

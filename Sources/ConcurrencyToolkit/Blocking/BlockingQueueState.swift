@@ -28,21 +28,32 @@ struct BlockingQueueState<Job, Waiter> {
     private var spinningLane: Int?
     /// A job handed to the spinning lane, not yet taken by it.
     private var handedOff: (lane: Int, job: Job)?
-    private(set) var spin: LaneSpin
+    /// How long a lane that ran out of work spins for the next job (``SpinWindow``).
+    private(set) var laneSpin: SpinWindow
+    /// How long a caller that started or handed over its job polls for the
+    /// result before its task suspends (``SpinWindow``). Learned from how
+    /// long jobs take from submission to their end.
+    private(set) var callerSpin: SpinWindow
 
-    /// `spin` defaults to none, as in the executor (see ``LaneSpin``).
-    init(width: Int, spin: LaneSpin = LaneSpin(isEnabled: false)) {
+    /// Both windows default to none; the executor makes them adaptive.
+    init(width: Int, laneSpin: SpinWindow = SpinWindow(isEnabled: false), callerSpin: SpinWindow = SpinWindow(isEnabled: false)) {
         // Reversed so lane 0 is taken first: the lane used last stays warm.
         idleLanes = Array((0..<width).reversed())
-        self.spin = spin
+        self.laneSpin = laneSpin
+        self.callerSpin = callerSpin
     }
 
-    /// Replaces the spin policy; before the first job (a lane spinning under
-    /// the old one would be lost track of otherwise).
-    mutating func useSpin(_ spin: LaneSpin) {
-        precondition(spinningLane == nil && handedOff == nil, "the spin policy is set before the first job")
-        self.spin = spin
+    /// Replaces both windows (tests, and executors made to measure without
+    /// spinning). Safe at any time: a lane spinning under the old window ends
+    /// its spin through ``spinEnded(_:waited:)`` as before.
+    mutating func useSpin(lane: SpinWindow, caller: SpinWindow) {
+        laneSpin = lane
+        callerSpin = caller
     }
+
+    /// How long a caller whose job just started or was handed over polls for
+    /// its result before suspending (nanoseconds, 0: not at all).
+    var callerSpinBudget: UInt64 { callerSpin.budget }
 
     enum SubmitAction: Equatable {
         /// Give the job to this idle lane now.
@@ -78,7 +89,7 @@ struct BlockingQueueState<Job, Waiter> {
             return .handOff(lane: lane)
         }
         if let lane = idleLanes.popLast() {
-            spin.missed(gap: now &- lastIdleAt)
+            laneSpin.learn(gap: now &- lastIdleAt)
             markBusy()
             return .start(lane: lane)
         }
@@ -109,15 +120,20 @@ struct BlockingQueueState<Job, Waiter> {
         case spin(nanoseconds: UInt64)
     }
 
-    /// `now` is when the lane finished, on ``MonotonicClock``.
-    mutating func laneFinished(_ lane: Int, _ outcome: BlockingJobOutcome, now: UInt64 = 0) -> NextAction {
+    /// `now` is when the lane finished, on ``MonotonicClock``;
+    /// `submittedAt`, when the work it finished was submitted, if a `run`
+    /// caller waits for it (it teaches the caller's window how long jobs take).
+    mutating func laneFinished(
+        _ lane: Int, _ outcome: BlockingJobOutcome, now: UInt64 = 0, submittedAt: UInt64? = nil
+    ) -> NextAction {
         record(outcome)
+        if let submittedAt { callerSpin.learn(gap: now &- submittedAt) }
         if let job = takeNext() { return .run(job) }
         busyLanes -= 1
         lastIdleAt = now
-        if !isShutDown, spinningLane == nil, handedOff == nil, spin.budget > 0 {
+        if !isShutDown, spinningLane == nil, handedOff == nil, laneSpin.budget > 0 {
             spinningLane = lane
-            return .spin(nanoseconds: spin.budget)
+            return .spin(nanoseconds: laneSpin.budget)
         }
         return goIdle(lane)
     }
@@ -128,7 +144,7 @@ struct BlockingQueueState<Job, Waiter> {
     mutating func spinEnded(_ lane: Int, waited: UInt64) -> NextAction {
         if let handOff = handedOff, handOff.lane == lane {
             handedOff = nil
-            spin.caught(after: waited)
+            laneSpin.caught(after: waited)
             return .run(handOff.job)
         }
         precondition(spinningLane == lane, "a lane ended a spin it was not in")

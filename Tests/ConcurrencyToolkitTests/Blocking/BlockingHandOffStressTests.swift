@@ -3,33 +3,42 @@ import Foundation
 import Testing
 
 extension TimingSensitive {
-    /// The spin-then-idle hand-off under real threads: callers submit at gaps
-    /// spread around the lane's spin window, so many submissions land exactly
-    /// as a lane gives up its spin. A stranded job would hang its caller; the
-    /// time limit turns that into a failure. The number of hand-offs is
-    /// `BLOCKING_HANDOFF_STRESS_COUNT` per caller, two callers (default 20,000:
-    /// about 2 s in a debug build; under ThreadSanitizer 120,000 ran in 26 s
-    /// on the 2-core machine, the size for a ~30 s sanitizer run).
+    /// The spin-then-park hand-offs under real threads: callers submit at
+    /// gaps spread around the lane's spin window, so many submissions land
+    /// exactly as a lane gives up its spin, and each caller polls for its
+    /// result as the lane resumes it, so many results land exactly as a
+    /// caller gives up polling and suspends. A stranded job or a lost resume
+    /// would hang its caller; the time limit turns that into a failure. The number of hand-offs is
+    /// `BLOCKING_HANDOFF_STRESS_COUNT` per caller, two callers (default 20,000;
+    /// `.ci/run` runs it once more with a million per caller in a release
+    /// build and under ThreadSanitizer).
     @Suite struct BlockingHandOffStressTests {
         static let count = ProcessInfo.processInfo.environment["BLOCKING_HANDOFF_STRESS_COUNT"]
             .flatMap(Int.init) ?? 20_000
 
-        @Test(.timeLimit(.minutes(3)))
+        // Room for the million-per-caller run (about 3 minutes, more under
+        // ThreadSanitizer); a hang still fails.
+        @Test(.timeLimit(.minutes(20)))
         func noJobSubmittedAsALaneStopsSpinningIsStranded() async throws {
+            // Both spin windows are on by default (on more than one core).
             let executor = BlockingExecutor(width: 2, label: "hand-off-stress")
-            // Off by default (it measured no gain); the parking code stays, so it stays tested.
-            executor.enableLaneSpin()
             let count = Self.count
             let sums = try await withThrowingTaskGroup(of: Int.self) { group in
                 for caller in 0..<2 {
                     group.addTask {
                         var sum = 0
                         for i in 0..<count {
-                            // Gaps from 0 to ~80 µs, around the 50 µs longest window.
+                            // Gaps and job lengths from 0 to ~80 µs, around
+                            // both windows (50 µs at most), in unrelated orders.
                             let gap = UInt64((i &* 7 &+ caller &* 13) % 81) * 1_000
+                            let length = UInt64((i &* 11 &+ caller &* 5) % 83) * 1_000
                             let start = MonotonicClock.now
                             while MonotonicClock.now &- start < gap {}
-                            sum += try await executor.run { i }
+                            sum += try await executor.run {
+                                let started = MonotonicClock.now
+                                while MonotonicClock.now &- started < length {}
+                                return i
+                            }
                         }
                         return sum
                     }

@@ -1,13 +1,14 @@
 @testable import ConcurrencyToolkit
 import Testing
 
-/// The spin-then-idle hand-off as pure transitions: every order in which a
+/// The spin windows as pure transitions (``SpinWindow``), and the lane's
+/// spin-then-idle hand-off: every order in which a
 /// submission can meet a lane that is spinning or giving up, without threads.
-@Suite struct LaneSpinTests {
+@Suite struct SpinWindowTests {
     typealias State = BlockingQueueState<String, String>
 
     static func spinning(width: Int = 2) -> State {
-        var state = State(width: width, spin: LaneSpin(budget: 20_000, isEnabled: true))
+        var state = State(width: width, laneSpin: SpinWindow(budget: 20_000, isEnabled: true))
         #expect(state.submit("a", isCancelled: false, now: 0) == .start(lane: 0))
         guard case .spin(let budget) = state.laneFinished(0, .completed(wait: .zero), now: 1_000) else {
             Issue.record("a lane that ran out of work should spin")
@@ -26,7 +27,7 @@ import Testing
             return
         }
         // Caught 2 µs in: the window stays at least twice that.
-        #expect(state.spin.budget >= 4_000)
+        #expect(state.laneSpin.budget >= 4_000)
     }
 
     @Test func aJobSubmittedAfterTheSpinEndedStartsTheIdleLaneAsWithoutSpinning() {
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func atMostOneLaneSpinsAndNoneWhileAHandOffIsOutstanding() {
-        var state = State(width: 2, spin: LaneSpin(budget: 20_000, isEnabled: true))
+        var state = State(width: 2, laneSpin: SpinWindow(budget: 20_000, isEnabled: true))
         #expect(state.submit("a", isCancelled: false, now: 0) == .start(lane: 0))
         #expect(state.submit("b", isCancelled: false, now: 0) == .start(lane: 1))
         guard case .spin = state.laneFinished(0, .completed(wait: .zero), now: 1_000) else {
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func aShutDownExecutorDoesNotSpinAndItsWaitersAreResumedWhenTheLastLaneStops() {
-        var state = State(width: 1, spin: LaneSpin(isEnabled: true))
+        var state = State(width: 1, laneSpin: SpinWindow(isEnabled: true))
         _ = state.submit("a", isCancelled: false, now: 0)
         #expect(state.shutdown(waiter: "w").resumeNow == false)
         guard case .idle(let waiters) = state.laneFinished(0, .completed(wait: .zero), now: 1), waiters == ["w"] else {
@@ -87,23 +88,23 @@ import Testing
     }
 
     @Test func theWindowGrowsToCatchShortGapsAndFallsToZeroWhenJobsComeSeldom() {
-        var spin = LaneSpin(budget: 1_000, isEnabled: true)
-        spin.missed(gap: 10_000)
+        var spin = SpinWindow(budget: 1_000, isEnabled: true)
+        spin.learn(gap: 10_000)
         #expect(spin.budget == 20_000)
-        spin.missed(gap: 40_000)
-        #expect(spin.budget == LaneSpin.longest)
-        for _ in 0..<20 { spin.missed(gap: 1_000_000) }
+        spin.learn(gap: 40_000)
+        #expect(spin.budget == SpinWindow.longest)
+        for _ in 0..<20 { spin.learn(gap: 1_000_000) }
         #expect(spin.budget == 0)
         spin.caught(after: 1_000_000)
-        #expect(spin.budget == LaneSpin.longest)
+        #expect(spin.budget == SpinWindow.longest)
     }
 
     @Test func aSingleCoreNeverSpins() {
-        var spin = LaneSpin(budget: 20_000, isEnabled: false)
-        spin.missed(gap: 1_000)
+        var spin = SpinWindow(budget: 20_000, isEnabled: false)
+        spin.learn(gap: 1_000)
         spin.caught(after: 1_000)
         #expect(spin.budget == 0)
-        var state = State(width: 1, spin: spin)
+        var state = State(width: 1, laneSpin: spin)
         _ = state.submit("a", isCancelled: false)
         guard case .idle = state.laneFinished(0, .completed(wait: .zero)) else {
             Issue.record("a lane without a spin budget should go idle")
@@ -111,12 +112,48 @@ import Testing
         }
     }
 
-    @Test func anExecutorStartsWithTheSpinOffAndTheStressTestCanTurnItOn() {
-        // Off by default: it measured no gain over Dispatch's own lingering
-        // worker (Performance.md, "Primitives in a plain program").
+    @Test func anExecutorSpinsOnBothSidesWhenItHasMoreThanOneCore() {
         let executor = BlockingExecutor(width: 2, label: "spin-default")
-        #expect(executor.state.withLock { $0.spin.isEnabled } == false)
-        executor.enableLaneSpin()
-        #expect(executor.state.withLock { $0.spin.isEnabled } == (activeProcessorCount > 1))
+        let multicore = activeProcessorCount > 1
+        #expect(executor.state.withLock { $0.laneSpin.isEnabled } == multicore)
+        #expect(executor.state.withLock { $0.callerSpin.isEnabled } == multicore)
+        executor.disableSpinning()
+        #expect(executor.state.withLock { $0.laneSpin.budget + $0.callerSpinBudget } == 0)
+    }
+
+    @Test func theCallersWindowIsLearnedFromHowLongJobsTakeAndOfferedOnlyWhenALaneHasTheJob() {
+        var state = State(width: 1, callerSpin: SpinWindow(budget: 20_000, isEnabled: true))
+        // Jobs of 5 µs from submission to end: the window covers twice that.
+        #expect(state.submit("a", isCancelled: false, now: 0) == .start(lane: 0))
+        _ = state.laneFinished(0, .completed(wait: .zero), now: 5_000, submittedAt: 0)
+        #expect(state.callerSpinBudget == 20_000)
+        // Jobs of 1 ms: the window halves per job, down to none.
+        for i in 1...10 {
+            let start = UInt64(i) * 10_000_000
+            _ = state.submit("long", isCancelled: false, now: start)
+            _ = state.laneFinished(0, .completed(wait: .zero), now: start + 1_000_000, submittedAt: start)
+        }
+        #expect(state.callerSpinBudget == 0)
+        // Short again: it comes back.
+        _ = state.submit("short", isCancelled: false, now: 200_000_000)
+        _ = state.laneFinished(0, .completed(wait: .zero), now: 200_003_000, submittedAt: 200_000_000)
+        #expect(state.callerSpinBudget == 6_000)
+        // Task slices have no waiting caller: they teach it nothing.
+        _ = state.submit("slice", isCancelled: false, now: 300_000_000)
+        _ = state.laneFinished(0, .completed(wait: .zero), now: 310_000_000)
+        #expect(state.callerSpinBudget == 6_000)
+    }
+
+    @Test func theSpinLoopStopsWhenItsConditionHoldsAndWhenItsWindowEnds() {
+        var polls = 0
+        let caught = SpinWindow.spin(nanoseconds: 1_000_000_000) {
+            polls += 1
+            return polls == 100
+        }
+        #expect(caught.done)
+        #expect(polls == 100)
+        let missed = SpinWindow.spin(nanoseconds: 200_000) { false }
+        #expect(!missed.done)
+        #expect(missed.waited >= 200_000)
     }
 }

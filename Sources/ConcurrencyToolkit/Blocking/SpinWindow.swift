@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How long a thread that waits on the other side of a hand-off spins before
+/// it parks, and how that adapts: a pure value kept in ``BlockingQueueState``.
+/// ``BlockingExecutor`` keeps two, one per side of a `run` round trip:
+///
+/// - **The lane's**: a lane that ran out of work spins before it goes idle,
+///   so a job submitted meanwhile is handed to it with a store instead of a
+///   `DispatchQueue.async` that wakes a thread.
+/// - **The caller's**: `run` submits the job, then polls for its result
+///   before the task suspends, so a job that finishes meanwhile resumes the
+///   caller without a wake-up (a continuation resumed before its task
+///   suspends lets the task go on at once; the runtime enqueues nothing).
+///
+/// Waking a parked thread costs a futex wake-up and a context switch:
+/// 10–25 µs on the 2-core VM when the cores are idle. Both are needed to
+/// pass the bar: measured in a plain release program (Performance.md,
+/// "Primitives in a plain program"), neither alone halves a round trip; the
+/// lane's alone gains nothing, because the caller's wake-up remains.
+///
+/// What we took from others:
+/// - crossbeam's `Backoff`: poll a few times back to back, then yield the
+///   core (`sched_yield`) between polls, then park. A spinning thread does
+///   not keep a thread that has work off the core.
+/// - Go's scheduler: at most one spinning lane per executor, and no spinning
+///   on a single core, where it only delays the thread being waited for.
+/// - glibc's adaptive mutex and libdispatch's bounded worker spin: the
+///   window is bounded and learned. It grows to twice a wait that was short
+///   enough to catch, and halves after a long one, down to zero: an executor
+///   whose jobs come seldom (the lane's window) or run long (the caller's)
+///   stops spinning, and an idle one burns nothing after its last window.
+struct SpinWindow: Equatable {
+    /// The longest window, in nanoseconds: well above a thread wake-up, well
+    /// below anything a user would notice as CPU use.
+    static let longest: UInt64 = 50_000
+    /// Below this a window is not worth starting (nanoseconds).
+    static let shortest: UInt64 = 500
+
+    /// The window the next wait spins for, in nanoseconds (0: none).
+    private(set) var budget: UInt64
+    let isEnabled: Bool
+
+    /// Off unless `isEnabled`.
+    init(budget: UInt64 = 20_000, isEnabled: Bool) {
+        self.isEnabled = isEnabled
+        self.budget = isEnabled ? min(budget, Self.longest) : 0
+    }
+
+    /// A spinning thread got what it waited for `waited` nanoseconds in.
+    mutating func caught(after waited: UInt64) {
+        guard isEnabled else { return }
+        budget = min(Self.longest, max(budget, waited &* 2))
+    }
+
+    /// What the window waits for came `gap` nanoseconds after the wait began,
+    /// whether or not anything spun: learn from how soon it came.
+    mutating func learn(gap: UInt64) {
+        guard isEnabled else { return }
+        if gap < Self.longest {
+            budget = min(Self.longest, max(budget, gap &* 2))
+        } else {
+            budget /= 2
+            if budget < Self.shortest { budget = 0 }
+        }
+    }
+
+    /// The adaptive window: on with more than one core.
+    static func adaptive() -> SpinWindow { SpinWindow(isEnabled: activeProcessorCount > 1) }
+
+    /// Polls `isDone` for up to `budget` nanoseconds: 64 polls back to back,
+    /// then yielding the core between polls (crossbeam's `Backoff`). Returns
+    /// how long it waited, and whether `isDone` turned true.
+    static func spin(nanoseconds budget: UInt64, until isDone: () -> Bool) -> (waited: UInt64, done: Bool) {
+        let start = MonotonicClock.now
+        var polls = 0
+        while !isDone() {
+            let waited = MonotonicClock.now &- start
+            if waited >= budget { return (waited, false) }
+            polls += 1
+            if polls > 64 { sched_yield() }
+        }
+        return (MonotonicClock.now &- start, true)
+    }
+}
