@@ -29,3 +29,19 @@ file_squeezer_binary() {
     swift build --package-path "$1" -c release --product file-squeezer >&2
     echo "$(swift build --package-path "$1" -c release --show-bin-path)/file-squeezer"
 }
+
+# 2,000 real text files: the docs' plain files of 1–64 KiB, repeated with a
+# numbered prefix until there are 2,000.
+make_small() {
+    local dir=$1 i=0
+    mkdir -p "$dir"
+    mapfile -t sources < <(find /usr/share/doc -type f ! -name '*.gz' -size +1k -size -64k | sort)
+    [ ${#sources[@]} -gt 0 ] || { echo "error: no text files under /usr/share/doc" >&2; exit 1; }
+    while [ $i -lt 2000 ]; do
+        local source=${sources[$((i % ${#sources[@]}))]}
+        local plain # letters, digits, '.', '-' and '_' only, so `ls | xargs` reads the names back
+        plain=$(basename "$source" | tr -c 'A-Za-z0-9._\n-' '_')
+        cp "$source" "$dir/$(printf '%04d' $i)-$plain"
+        i=$((i + 1))
+    done
+}

@@ -57,21 +57,7 @@ base=${WORK:-/dev/shm}
 work=$(mktemp -d "$base/squeeze-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# 2,000 real text files: the docs' plain files of 1–64 KiB, repeated with a
-# numbered prefix until there are 2,000.
-make_small() {
-    local dir=$1 i=0
-    mkdir -p "$dir"
-    mapfile -t sources < <(find /usr/share/doc -type f ! -name '*.gz' -size +1k -size -64k | sort)
-    [ ${#sources[@]} -gt 0 ] || { echo "error: no text files under /usr/share/doc" >&2; exit 1; }
-    while [ $i -lt 2000 ]; do
-        local source=${sources[$((i % ${#sources[@]}))]}
-        local plain # letters, digits, '.', '-' and '_' only, so `ls | xargs` reads the names back
-        plain=$(basename "$source" | tr -c 'A-Za-z0-9._\n-' '_')
-        cp "$source" "$dir/$(printf '%04d' $i)-$plain"
-        i=$((i + 1))
-    done
-}
+# make_small (2,000 real text files) is in common.sh: compare-builds.sh uses it too.
 
 # 100,000 tiny files: slices of the same real text, 64–1,024 bytes each.
 make_tiny() {
