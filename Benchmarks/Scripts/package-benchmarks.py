@@ -48,10 +48,22 @@ def parse_round(path):
         if cells[0] == "Metric":
             columns = cells
         elif columns and not set(cells[0]) <= set(":-") and "p50" in columns:
-            label = cells[0].removesuffix("*").strip()
+            label, factor = counted_in(cells[0].removesuffix("*").strip())
             if not label.startswith(SKIPPED_METRICS):
-                results[name][label] = float(cells[columns.index("p50")])
+                results[name][label] = float(cells[columns.index("p50")]) * factor
     return {name: metrics for name, metrics in results.items() if metrics}
+
+
+# package-benchmark picks the unit of a count per run ("Malloc (total) (K)" in
+# one round, plain in another); --time-units fixes only the times. Counts are
+# kept as plain numbers here.
+SI = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+
+
+def counted_in(label):
+    """('Malloc (total) (K)') -> ('Malloc (total)', 1000.0); other labels with factor 1."""
+    match = re.fullmatch(r"(.*) \(([KMGTP])\)", label)
+    return (match[1], SI[match[2]]) if match else (label, 1.0)
 
 
 def metric_name(label):
@@ -65,20 +77,25 @@ def show(label, value):
         for unit, size in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
             if value >= size:
                 return f"{significant(value / size)} {unit}"
-        return f"{significant(value)} ns"
+        return f"{significant(value, scaled=False)} ns"
     if value >= 1e4:
         for unit, size in (("G", 1e9), ("M", 1e6), ("K", 1e3)):
             if value >= size:
                 return f"{significant(value / size)} {unit}"
-    return significant(value)
+    return significant(value, scaled=False)
 
 
-def significant(value):
-    """Three significant figures (2.10, 66.5, 623); whole numbers below 100 as they are (61, 7)."""
-    if value == int(value) and (value < 100 or value >= 1000):
+def significant(value, scaled=True):
+    """Three significant figures (2.10, 34.0, 623); unscaled whole numbers as they are (61 ns, 7)."""
+    if value == int(value) and (not scaled or value >= 100):
         return f"{int(value)}"
     decimals = max(0, 2 - math.floor(math.log10(abs(value))))
     return f"{value:.{decimals}f}"
+
+
+def times(ratio):
+    """1.07x, 0.92x; below 0.1x two significant figures (0.0043x), not 0.00x."""
+    return f"{ratio:.2f}x" if ratio >= 0.1 else f"{ratio:.2g}x"
 
 
 def spread(values):
@@ -162,7 +179,8 @@ def main():
                     ratios.append(mine / theirs)
             if ratios:
                 median, low, high = spread(ratios)
-                print(f"| {short(ours)} ÷ {short(peer)} | {median:.2f}x | {low:.2f}x | {high:.2f}x | {len(ratios)} |")
+                print(f"| {short(ours)} ÷ {short(peer)} | {times(median)} | {times(low)} | {times(high)} "
+                      f"| {len(ratios)} |")
 
 
 if __name__ == "__main__":
