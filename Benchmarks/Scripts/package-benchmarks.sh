@@ -30,9 +30,11 @@
 # this script, makes the report and can be re-run on saved rounds:
 #   python3 Benchmarks/Scripts/package-benchmarks.py OUT
 #
-# How long: the full suite takes about TBD minutes a round on 2 cores (the
-# throughput benchmarks of 1,000 × 10 ms jobs are most of it), so 5 rounds
-# take TBD; the 7 continuation round trips alone take about 1 minute a round.
+# How long: about 2–3 minutes a round for the full suite on 2 cores, so 10–15
+# minutes with the defaults (an estimate from the configured durations: the
+# micro benchmarks stop at 2 s each, the 1,000 × 10 ms jobs take about 40 s
+# together; each round also spends about 8 s in the plugin before the first
+# benchmark). The 7 continuation round trips alone take 26–28 s a round.
 # Run it on a quiet machine: package-benchmark runs async benchmarks on the
 # cooperative pool, and other processes' load moves every figure.
 set -euo pipefail
