@@ -24,10 +24,14 @@
 # markdown --time-units nanoseconds`, saved as OUT/round-N.md (its log as
 # round-N.log); loads and times per round in OUT/rounds.tsv. The target is
 # named because package-benchmark runs every executable under
-# Benchmarks/Benchmarks, the plain harnesses included. Nanoseconds keep every
-# figure in one unit with full integer precision (package-benchmark otherwise
-# picks a unit per run and rounds into it). package-benchmarks.py, beside
-# this script, makes the report and can be re-run on saved rounds:
+# Benchmarks/Benchmarks, the plain harnesses included. Nanoseconds put every
+# time in one unit, to the nanosecond (three significant figures from 10 ms
+# up, which package-benchmark prints as 1.30e+08); without it, it picks a
+# unit per benchmark and run and rounds into it (8 µs). Counts still come in
+# the unit it picks per run (K, M); the report turns them into plain numbers.
+# Ours and its peers are paired by name (PEERS in the .py where the name
+# prefix is not enough). package-benchmarks.py, beside this script, makes the
+# report and can be re-run on saved rounds:
 #   python3 Benchmarks/Scripts/package-benchmarks.py OUT
 #
 # How long: about 2–3 minutes a round for the full suite on 2 cores, so 10–15
