@@ -34,11 +34,9 @@
 # report and can be re-run on saved rounds:
 #   python3 Benchmarks/Scripts/package-benchmarks.py OUT
 #
-# How long: about 2–3 minutes a round for the full suite on 2 cores, so 10–15
-# minutes with the defaults (an estimate from the configured durations: the
-# micro benchmarks stop at 2 s each, the 1,000 × 10 ms jobs take about 40 s
-# together; each round also spends about 8 s in the plugin before the first
-# benchmark). The 7 continuation round trips alone take 26–28 s a round.
+# How long: 120–123 s a round for the full suite on 2 cores (measured,
+# 2026-11-25), so about 10 minutes with the defaults, plus the build. The 7
+# continuation round trips alone take 26–28 s a round.
 # Run it on a quiet machine: package-benchmark runs async benchmarks on the
 # cooperative pool, and other processes' load moves every figure.
 set -euo pipefail
