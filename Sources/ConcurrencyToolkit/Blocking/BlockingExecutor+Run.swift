@@ -27,7 +27,8 @@ extension BlockingExecutor {
     ///   back without a thread wake-up: the calling thread polls for the
     ///   result for a learned window of at most 50 µs before the task
     ///   suspends, and a lane that ran out of work polls for the next job as
-    ///   long. Jobs that run longer teach both windows to zero (Documentation/BlockingExecutor.md,
+    ///   long. Jobs that run long teach the caller's window to zero, jobs
+    ///   that come seldom the lane's (Documentation/BlockingExecutor.md,
     ///   "Width and shutdown", says how; Performance.md has the figures).
     /// - Wait site: the caller's `function`, `fileID` and `line` name the wait
     ///   in a trace and in ``PendingContinuations``; leave the defaults.

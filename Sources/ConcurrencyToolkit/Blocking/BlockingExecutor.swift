@@ -77,7 +77,8 @@ public final class BlockingExecutor: Sendable {
     public var metrics: Metrics { state.withLock { $0.metrics } }
 
     /// Turns both spin windows off (``SpinWindow``): every hand-off then
-    /// parks at once. For measuring what the windows buy; call before the first job.
+    /// parks at once. For tests and for measuring what the windows buy;
+    /// safe at any time (a lane spinning meanwhile ends its spin as usual).
     func disableSpinning() {
         state.withLock { $0.useSpin(lane: SpinWindow(isEnabled: false), caller: SpinWindow(isEnabled: false)) }
     }

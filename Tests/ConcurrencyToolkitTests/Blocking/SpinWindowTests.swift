@@ -1,4 +1,6 @@
 @testable import ConcurrencyToolkit
+import Dispatch
+import Synchronization
 import Testing
 
 /// The spin windows as pure transitions (``SpinWindow``), and the lane's
@@ -155,5 +157,36 @@ import Testing
         let missed = SpinWindow.spin(nanoseconds: 200_000) { false }
         #expect(!missed.done)
         #expect(missed.waited >= 200_000)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aCallerWhoseJobWaitsInTheFIFOIsOfferedNoWindow() async throws {
+        let executor = BlockingExecutor(width: 1, label: "spin-offer")
+        let release = DispatchSemaphore(value: 0)
+        // The one lane is busy: the next job waits in the FIFO.
+        async let blocker: Void = executor.run { release.wait() }
+        while executor.metrics.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let windows = Mutex<[UInt64]>([])
+        let value = try await withSafeThrowingContinuation { (caller: SafeContinuation<Int, any Error>) in
+            let job = BlockingJob(
+                lifecycle: BlockingJob.Lifecycle(BlockingJobLifecycle()), priority: .medium, trace: nil,
+                body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in 7 }), caller: caller)
+            windows.withLock { $0.append(executor.submit(job)) }
+            release.signal()
+        }
+        try await blocker
+        #expect(value == 7)
+        #expect(windows.withLock { $0 } == [0])
+        // With the lane free again, a job that starts at once is offered the
+        // window (on more than one core).
+        let idle = try await withSafeThrowingContinuation { (caller: SafeContinuation<Int, any Error>) in
+            let job = BlockingJob(
+                lifecycle: BlockingJob.Lifecycle(BlockingJobLifecycle()), priority: .medium, trace: nil,
+                body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in 8 }), caller: caller)
+            windows.withLock { $0.append(executor.submit(job)) }
+        }
+        #expect(idle == 8)
+        #expect((windows.withLock { $0.last ?? 0 } > 0) == (activeProcessorCount > 1))
+        await executor.shutdown()
     }
 }
