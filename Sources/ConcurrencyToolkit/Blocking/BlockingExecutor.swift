@@ -62,7 +62,8 @@ public final class BlockingExecutor: Sendable {
             "BlockingExecutor(width: \(width), label: \"\(label)\"): width must be at least 1 (the number of jobs that run at once)")
         self.width = width
         self.label = label
-        self.state = Lock(BlockingQueueState(width: width, laneSpin: .adaptive(), callerSpin: .adaptive()))
+        let spin = SpinWindow.adaptive()  // one processor count for both sides
+        self.state = Lock(BlockingQueueState(width: width, laneSpin: spin, callerSpin: spin))
         self.lanes = (0..<width).map { DispatchQueue(label: "\(label).lane-\($0)") }
         // Marks each lane with this executor so tests (and `isRunningOnLane`)
         // can tell where code runs.

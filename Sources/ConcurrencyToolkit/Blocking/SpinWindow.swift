@@ -64,7 +64,7 @@ struct SpinWindow: Equatable {
     mutating func learn(gap: UInt64) {
         guard isEnabled else { return }
         if gap < Self.longest {
-            budget = min(Self.longest, max(budget, gap &* 2))
+            caught(after: gap)  // a spin this long would have caught it
         } else {
             budget /= 2
             if budget < Self.shortest { budget = 0 }

@@ -167,11 +167,14 @@ import Testing
         async let blocker: Void = executor.run { release.wait() }
         while executor.metrics.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
         let windows = Mutex<[UInt64]>([])
-        let value = try await withSafeThrowingContinuation { (caller: SafeContinuation<Int, any Error>) in
-            let job = BlockingJob(
+        // A job returning `value` to `caller`, made as `run` makes it.
+        @Sendable func job(returning value: Int, to caller: SafeContinuation<Int, any Error>) -> BlockingJob {
+            BlockingJob(
                 lifecycle: BlockingJob.Lifecycle(BlockingJobLifecycle()), priority: .medium, trace: nil,
-                body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in 7 }), caller: caller)
-            windows.withLock { $0.append(executor.submit(job)) }
+                body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in value }), caller: caller)
+        }
+        let value = try await withSafeThrowingContinuation { (caller: SafeContinuation<Int, any Error>) in
+            windows.withLock { $0.append(executor.submit(job(returning: 7, to: caller))) }
             release.signal()
         }
         try await blocker
@@ -180,10 +183,7 @@ import Testing
         // With the lane free again, a job that starts at once is offered the
         // window (on more than one core).
         let idle = try await withSafeThrowingContinuation { (caller: SafeContinuation<Int, any Error>) in
-            let job = BlockingJob(
-                lifecycle: BlockingJob.Lifecycle(BlockingJobLifecycle()), priority: .medium, trace: nil,
-                body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in 8 }), caller: caller)
-            windows.withLock { $0.append(executor.submit(job)) }
+            windows.withLock { $0.append(executor.submit(job(returning: 8, to: caller))) }
         }
         #expect(idle == 8)
         #expect((windows.withLock { $0.last ?? 0 } > 0) == (activeProcessorCount > 1))
