@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// The executor's storage: it holds ``BlockingQueueState`` in a lock, makes
+/// The executor's storage: it holds ``BlockingQueueStateMachine`` in a lock, makes
 /// one transition per event, and performs the returned action (start a
 /// lane, fail a job, resume a waiter) after unlocking. It never takes a job's
 /// lock while holding the state lock, nor the other way round.
@@ -49,7 +49,7 @@ extension BlockingExecutor {
     /// to (a store under the lock, which the lane then takes to pick it up).
     /// Also reads the caller's spin window under the same lock.
     private func submitUnderLock(_ work: BlockingWork, isCancelled: Bool, at now: UInt64)
-        -> (action: BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction, callerSpin: UInt64)
+        -> (action: BlockingQueueStateMachine<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction, callerSpin: UInt64)
     {
         state.withLock { state in
             let action = state.submit(work, isCancelled: isCancelled, now: now)
@@ -86,7 +86,7 @@ extension BlockingExecutor {
     private func drain(lane: Int, startingWith first: BlockingWork) {
         var work = first
         while true {
-            var next: BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.NextAction?
+            var next: BlockingQueueStateMachine<BlockingWork, SafeContinuation<Void, Never>>.NextAction?
             // Counted first, then resumed: a caller never sees metrics that miss its own job.
             let submittedAt: UInt64? = if case .job(let job) = work { job.submittedAt } else { nil }
             execute(work, lane: lane) { outcome in
@@ -110,7 +110,7 @@ extension BlockingExecutor {
     /// signal (``SpinWindow/spin(nanoseconds:until:)``). Then ends the spin
     /// under the lock, which takes a job handed over at the last moment.
     private func spin(lane: Int, nanoseconds budget: UInt64)
-        -> BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>.NextAction
+        -> BlockingQueueStateMachine<BlockingWork, SafeContinuation<Void, Never>>.NextAction
     {
         let (waited, _) = SpinWindow.spin(nanoseconds: budget) {
             handOffSignal.load(ordering: .acquiring) == lane + 1

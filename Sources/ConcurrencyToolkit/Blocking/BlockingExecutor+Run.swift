@@ -44,7 +44,7 @@ extension BlockingExecutor {
         // `body` was sent to us; it goes on to the one lane that runs it.
         let body = UncheckedSendable(body)
         // Made before the job: an already-cancelled task runs the handler at once.
-        let lifecycle = BlockingJob.Lifecycle(BlockingJobLifecycle())
+        let lifecycle = BlockingJob.Lifecycle(BlockingJobStateMachine())
         return try await withTaskCancellationHandler {
             try await withSafeThrowingContinuation(function: function, fileID: fileID, line: line) {
                 (caller: SafeContinuation<T, any Error>) in

@@ -37,7 +37,7 @@ public final class BlockingExecutor: Sendable {
     public let label: String
 
     let lanes: [DispatchQueue]
-    let state: Lock<BlockingQueueState<BlockingWork, SafeContinuation<Void, Never>>>
+    let state: Lock<BlockingQueueStateMachine<BlockingWork, SafeContinuation<Void, Never>>>
     /// 1 + the lane a job was just handed to, 0 when none: what a spinning
     /// lane polls. Written only under `state`'s lock (see ``SpinWindow``).
     let handOffSignal = Atomic<Int>(0)
@@ -63,7 +63,7 @@ public final class BlockingExecutor: Sendable {
         self.width = width
         self.label = label
         let spin = SpinWindow.adaptive()  // one processor count for both sides
-        self.state = Lock(BlockingQueueState(width: width, laneSpin: spin, callerSpin: spin))
+        self.state = Lock(BlockingQueueStateMachine(width: width, laneSpin: spin, callerSpin: spin))
         self.lanes = (0..<width).map { DispatchQueue(label: "\(label).lane-\($0)") }
         // Marks each lane with this executor so tests (and `isRunningOnLane`)
         // can tell where code runs.

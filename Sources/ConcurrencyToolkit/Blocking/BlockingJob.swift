@@ -15,7 +15,7 @@ final class BlockingJob: @unchecked Sendable {
 
     typealias Interrupt = @Sendable () -> Void
     /// The job's cancellation state, shared with the cancellation handler.
-    typealias Lifecycle = Lock<BlockingJobLifecycle<Interrupt>>
+    typealias Lifecycle = Lock<BlockingJobStateMachine<Interrupt>>
 
     let lifecycle: Lifecycle
     let priority: TaskPriority

@@ -23,7 +23,7 @@
 /// An interrupt action registered after cancellation is handed back to run at
 /// once; one registered after `finish` is dropped, so no action ever starts
 /// after the body returned (closing a descriptor number that may be reused).
-struct BlockingJobLifecycle<Action> {
+struct BlockingJobStateMachine<Action> {
     enum Phase: Equatable {
         /// Given to the executor; not yet known to wait under a ticket.
         case submitted
@@ -107,4 +107,4 @@ struct BlockingJobLifecycle<Action> {
     }
 }
 
-extension BlockingJobLifecycle.Cancellation: Equatable where Action: Equatable {}
+extension BlockingJobStateMachine.Cancellation: Equatable where Action: Equatable {}

@@ -13,7 +13,7 @@
 /// The FIFO is a dictionary keyed by consecutive tickets: a cancelled job is
 /// removed in O(1) and leaves no entry behind; taking the next job skips the
 /// tickets of removed jobs, each at most once.
-struct BlockingQueueState<Job, Waiter> {
+struct BlockingQueueStateMachine<Job, Waiter> {
     private var queued: [UInt64: Job] = [:]
     private var nextTicket: UInt64 = 0
     private var nextToStart: UInt64 = 0

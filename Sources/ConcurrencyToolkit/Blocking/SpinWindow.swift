@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// How long a thread that waits on the other side of a hand-off spins before
-/// it parks, and how that adapts: a pure value kept in ``BlockingQueueState``.
+/// it parks, and how that adapts: a pure value kept in ``BlockingQueueStateMachine``.
 /// ``BlockingExecutor`` keeps two, one per side of a `run` round trip:
 ///
 /// - **The lane's**: a lane that ran out of work spins before it goes idle,

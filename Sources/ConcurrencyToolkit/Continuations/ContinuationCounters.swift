@@ -19,7 +19,7 @@ final class ContinuationCounters: Sendable {
     }
 
     @usableFromInline
-    func count(_ finished: ContinuationState) {
+    func count(_ finished: ContinuationStateMachine) {
         switch finished {
         case .timedOut: timedOut.add(1, ordering: .relaxed)
         case .cancelled: cancelled.add(1, ordering: .relaxed)

@@ -1,6 +1,6 @@
 /// The life of one continuation, as a pure value: events in, outcome out.
 ///
-/// `ContinuationBox` keeps it in one atomic byte and moves it with a single
+/// `ContinuationStorage` keeps it in one atomic byte and moves it with a single
 /// compare-and-exchange, so this type is the whole state machine and can be
 /// unit-tested without threads.
 ///
@@ -17,7 +17,7 @@
 /// has it from the start, and becomes `pending` once the continuation exists.
 /// A cancellation in between only marks it; arming then finishes it.
 @usableFromInline
-enum ContinuationState: UInt8, Sendable, CaseIterable {
+enum ContinuationStateMachine: UInt8, Sendable, CaseIterable {
     case pending
     case resumed
     case timedOut
@@ -33,18 +33,18 @@ enum ContinuationState: UInt8, Sendable, CaseIterable {
     /// out-of-line call in every box's `deinit`.)
     @inlinable @inline(__always)
     init(stored: UInt8) {
-        assert(stored <= ContinuationState.cancelledBeforeArm.rawValue, "not a ContinuationState: \(stored)")
-        self = unsafeBitCast(stored, to: ContinuationState.self)
+        assert(stored <= ContinuationStateMachine.cancelledBeforeArm.rawValue, "not a ContinuationStateMachine: \(stored)")
+        self = unsafeBitCast(stored, to: ContinuationStateMachine.self)
     }
 
     /// What happens when someone tries to move a continuation in this state.
     @usableFromInline
     enum Outcome: Equatable, Sendable {
         /// This caller won: move to the new state and resume the waiter.
-        case finish(ContinuationState)
+        case finish(ContinuationStateMachine)
         /// Move to the new state; there is no waiter to resume yet (arming,
         /// or a cancellation that arming will finish).
-        case move(ContinuationState)
+        case move(ContinuationStateMachine)
         /// Already resumed by user code: report `.resumedMoreThanOnce`.
         case reportExtraResume
         /// Already finished by the toolkit (timeout, cancellation, leak):

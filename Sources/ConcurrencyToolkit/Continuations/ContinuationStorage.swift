@@ -22,11 +22,11 @@ import Synchronization
 /// every call and cost several times `CheckedContinuation`'s round trip.
 ///
 /// This class serves the throwing form: a leak throws. The non-throwing form
-/// uses ``FallbackContinuationBox``, which adds the fallback value. Keeping the
+/// uses ``FallbackContinuationStorage``, which adds the fallback value. Keeping the
 /// fallback out of this class keeps its `deinit` free of generic metadata
 /// lookups, which measured as the largest cost of the round trip.
 @usableFromInline
-class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sendable {
+class ContinuationStorage<Success, Failure: Error>: InterruptibleStorage, @unchecked Sendable {
     // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS, and
     // written once, before the CAS that publishes it (at init, or by `arm`).
     @usableFromInline final let state: Atomic<UInt8>
@@ -45,10 +45,10 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     /// A pending box for `raw`; with `raw == nil`, an unarmed one, made before
     /// its continuation so that a cancellation handler can hold it from the
-    /// start (``StoppableContinuationBox``); ``arm(_:)`` hands it the continuation.
+    /// start (``StoppableContinuationStorage``); ``arm(_:)`` hands it the continuation.
     @inlinable
     init(_ raw: UnsafeContinuation<Success, Failure>?, site: CallSite, timeout: Duration? = nil) {
-        self.state = Atomic((raw == nil ? ContinuationState.unarmed : .pending).rawValue)
+        self.state = Atomic((raw == nil ? ContinuationStateMachine.unarmed : .pending).rawValue)
         self.rawStorage = raw
         self.site = site
         // One call and a branch when nothing unusual is on (see ContinuationExtras).
@@ -83,7 +83,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     deinit {
         defer { extrasStorage?.release() }
         if links.contains(.timed) { TimeoutScheduler.shared.remove(at: { timerIndex }) }
-        // A FallbackContinuationBox has already finished the leak in its own deinit.
+        // A FallbackContinuationStorage has already finished the leak in its own deinit.
         guard transition(.lastCopyDropped) == .finish(.leaked) else { return }
         reportLeak(.threwLeaked)
         // Only the throwing form (Failure == any Error) gets here.
@@ -100,11 +100,11 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     /// Moves the state for `event` with one CAS and says what the caller must do.
     @inlinable @inline(__always)
-    final func transition(_ event: ContinuationState.Event) -> ContinuationState.Outcome {
-        var current = ContinuationState(stored: state.load(ordering: .relaxed))
+    final func transition(_ event: ContinuationStateMachine.Event) -> ContinuationStateMachine.Outcome {
+        var current = ContinuationStateMachine(stored: state.load(ordering: .relaxed))
         while true {
             let outcome = current.on(event)
-            let next: ContinuationState
+            let next: ContinuationStateMachine
             switch outcome {
             case .finish(let state), .move(let state): next = state
             case .dropLate:
@@ -121,13 +121,13 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
                 }
                 return outcome
             }
-            current = ContinuationState(stored: original)
+            current = ContinuationStateMachine(stored: original)
         }
     }
 
     /// Bookkeeping for the rare paths: registry, counters.
     @usableFromInline @inline(never)
-    final func finished(as next: ContinuationState) {
+    final func finished(as next: ContinuationStateMachine) {
         if links.contains(.registered) { PendingContinuations.unregister(ObjectIdentifier(self)) }
         ContinuationCounters.shared.count(next)
         // Here, before the caller resumes the waiter: once resumed, the
@@ -142,7 +142,7 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
 
     /// Whether the waiter is still waiting (it may stop right after).
     @inlinable
-    final var isWaiting: Bool { state.load(ordering: .relaxed) == ContinuationState.pending.rawValue }
+    final var isWaiting: Bool { state.load(ordering: .relaxed) == ContinuationStateMachine.pending.rawValue }
 
     /// Resumes the waiter with `result` if this call wins; otherwise reports or drops.
     @inlinable @inline(__always)
@@ -183,11 +183,11 @@ class ContinuationBox<Success, Failure: Error>: InterruptibleBox, @unchecked Sen
     }
 
     /// What stops the callback API when the wait ends early: the `onCancel:`
-    /// of a ``StoppableContinuationBox``; nil for every other box.
+    /// of a ``StoppableContinuationStorage``; nil for every other box.
     var stopWork: (@Sendable () -> Void)? { nil }
 }
 
-extension ContinuationBox where Failure == any Error {
+extension ContinuationStorage where Failure == any Error {
     /// Hands an unarmed box its continuation. `false` means the task was
     /// cancelled before this: the waiter has been resumed with
     /// `CancellationError`, and the body must not run.

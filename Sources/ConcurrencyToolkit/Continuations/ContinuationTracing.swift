@@ -1,5 +1,5 @@
 /// How a continuation wait reaches a trace recording: the wiring of
-/// `ContinuationBox` to ``Instrumentation``, kept apart from the box so its
+/// `ContinuationStorage` to ``Instrumentation``, kept apart from the box so its
 /// hot path stays readable.
 extension Instrumentation {
     /// Called by every box's (inlinable) `init`, in the waiting task: one
@@ -11,8 +11,8 @@ extension Instrumentation {
 
     /// Closes the wait; called once, by the winner of the box's state CAS,
     /// before the waiter is resumed. A leak is closed by its misuse event
-    /// instead (see `ContinuationBox.reportLeak`), which carries the site.
-    static func endWait(_ trace: TraceToken, as finished: ContinuationState) {
+    /// instead (see `ContinuationStorage.reportLeak`), which carries the site.
+    static func endWait(_ trace: TraceToken, as finished: ContinuationStateMachine) {
         switch finished {
         case .resumed: trace.end(.continuationResumed)
         case .timedOut: trace.end(.continuationTimedOut)

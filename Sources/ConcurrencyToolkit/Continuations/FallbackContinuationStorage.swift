@@ -1,7 +1,7 @@
 /// The box of the non-throwing form: a leak resumes the waiter with the
 /// caller's fallback value instead of throwing.
 @usableFromInline
-final class FallbackContinuationBox<Success>: ContinuationBox<Success, Never>, @unchecked Sendable {
+final class FallbackContinuationStorage<Success>: ContinuationStorage<Success, Never>, @unchecked Sendable {
     // @unchecked: `fallback` is read only by the winner of the leak
     // transition, in `deinit`, when nobody else can touch the box.
     @usableFromInline let fallback: Success
@@ -33,7 +33,7 @@ final class FallbackContinuationBox<Success>: ContinuationBox<Success, Never>, @
 /// the waiter cannot be resumed without a value and stays suspended, as with
 /// `CheckedContinuation`.
 @usableFromInline
-final class NoFallbackContinuationBox<Success>: ContinuationBox<Success, Never>, @unchecked Sendable {
+final class NoFallbackContinuationStorage<Success>: ContinuationStorage<Success, Never>, @unchecked Sendable {
     @inlinable
     init(_ raw: UnsafeContinuation<Success, Never>, site: CallSite) {
         super.init(raw, site: site)

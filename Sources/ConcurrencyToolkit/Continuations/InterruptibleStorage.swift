@@ -8,7 +8,7 @@
 /// be the last one, and its release would run the box's `deinit` — which takes
 /// the scheduler's lock — on the scheduler's thread, under that lock.
 @usableFromInline
-class InterruptibleBox: @unchecked Sendable {
+class InterruptibleStorage: @unchecked Sendable {
     // @unchecked: `timerIndex` is guarded by the timeout scheduler's lock.
 
     /// Position in the timeout scheduler's heap (-1: not there).

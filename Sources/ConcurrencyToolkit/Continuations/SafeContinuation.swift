@@ -31,9 +31,9 @@
 /// Created inside ``withTraceRecording(isolation:_:)``, the wait is recorded
 /// there: its site, how it ended, and any misuse.
 public struct SafeContinuation<Success, Failure: Error>: Sendable {
-    @usableFromInline let box: ContinuationBox<Success, Failure>
+    @usableFromInline let box: ContinuationStorage<Success, Failure>
 
-    @inlinable init(_ box: ContinuationBox<Success, Failure>) {
+    @inlinable init(_ box: ContinuationStorage<Success, Failure>) {
         self.box = box
     }
 

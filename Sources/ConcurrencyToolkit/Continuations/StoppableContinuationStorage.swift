@@ -9,7 +9,7 @@
 /// `withSafeThrowingContinuation`; the timeout path, which has only the box,
 /// runs this one.)
 @usableFromInline
-final class StoppableContinuationBox<Success>: ContinuationBox<Success, any Error>, @unchecked Sendable {
+final class StoppableContinuationStorage<Success>: ContinuationStorage<Success, any Error>, @unchecked Sendable {
     // @unchecked: `onCancel` is immutable and Sendable.
     @usableFromInline let onCancel: @Sendable () -> Void
 

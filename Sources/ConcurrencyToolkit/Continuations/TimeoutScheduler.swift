@@ -17,7 +17,7 @@ final class TimeoutScheduler: @unchecked Sendable {
 
     struct Waiter: TimeoutHeapElement, @unchecked Sendable {
         // @unchecked: valid while in the heap, see above; touched without a retain.
-        let box: Unmanaged<InterruptibleBox>
+        let box: Unmanaged<InterruptibleStorage>
         /// The timeout it was given, for the error's message.
         let timeout: Duration
 
@@ -45,7 +45,7 @@ final class TimeoutScheduler: @unchecked Sendable {
     /// Arranges for `continuation` to time out `timeout` from now, unless it
     /// is finished or freed first.
     @usableFromInline
-    func schedule(_ box: InterruptibleBox, after timeout: Duration) {
+    func schedule(_ box: InterruptibleStorage, after timeout: Duration) {
         let deadline = MonotonicClock.now &+ MonotonicClock.nanoseconds(timeout)
         heap.withLock { heap in
             // Arming under the lock keeps arm calls in the order the heap decided them.

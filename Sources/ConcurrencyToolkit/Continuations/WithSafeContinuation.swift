@@ -31,7 +31,7 @@ public func withSafeContinuation<T>(
     let fallback = UncheckedSendable(fallback)
     return await withUnsafeContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, Never>) in
         let site = CallSite(function: function, fileID: fileID, line: line)
-        body(SafeContinuation(FallbackContinuationBox(raw, ifLeaked: fallback.value, site: site)))
+        body(SafeContinuation(FallbackContinuationStorage(raw, ifLeaked: fallback.value, site: site)))
     }
 }
 
@@ -74,7 +74,7 @@ public func withSafeContinuation<T>(
 ) async -> sending T {
     await withUnsafeContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, Never>) in
         let site = CallSite(function: function, fileID: fileID, line: line)
-        body(SafeContinuation(NoFallbackContinuationBox(raw, site: site)))
+        body(SafeContinuation(NoFallbackContinuationStorage(raw, site: site)))
     }
 }
 
@@ -106,7 +106,7 @@ public func withSafeContinuation(
 ) async {
     await withUnsafeContinuation(isolation: isolation) { (raw: UnsafeContinuation<Void, Never>) in
         let site = CallSite(function: function, fileID: fileID, line: line)
-        body(SafeContinuation(FallbackContinuationBox(raw, ifLeaked: (), site: site, outcome: .returnedVoid)))
+        body(SafeContinuation(FallbackContinuationStorage(raw, ifLeaked: (), site: site, outcome: .returnedVoid)))
     }
 }
 
@@ -138,7 +138,7 @@ public func withSafeContinuation<Wrapped>(
 ) async -> sending Wrapped? {
     await withUnsafeContinuation(isolation: isolation) { (raw: UnsafeContinuation<Wrapped?, Never>) in
         let site = CallSite(function: function, fileID: fileID, line: line)
-        body(SafeContinuation(FallbackContinuationBox(raw, ifLeaked: nil, site: site, outcome: .returnedNil)))
+        body(SafeContinuation(FallbackContinuationStorage(raw, ifLeaked: nil, site: site, outcome: .returnedNil)))
     }
 }
 

@@ -67,7 +67,7 @@ public func withSafeThrowingContinuation<T>(
         // The plain path: one allocation, the box.
         return try await withUnsafeThrowingContinuation(isolation: isolation) { (raw: UnsafeContinuation<T, any Error>) in
             let site = CallSite(function: function, fileID: fileID, line: line)
-            body(SafeContinuation(ContinuationBox(raw, site: site)))
+            body(SafeContinuation(ContinuationStorage(raw, site: site)))
         }
     }
     let site = CallSite(function: function, fileID: fileID, line: line)
@@ -88,8 +88,8 @@ public func withSafeThrowingContinuation<T>(
     //   lets go. The continuation's copies own it from then on.
     // One allocation in all.
     // (No local variable may hold the box: it would hide a leak.)
-    let token = Unmanaged<ContinuationBox<T, any Error>>.passRetained(
-        StoppableContinuationBox(unarmedAt: site, timeout: timeout, onCancel: onCancel))
+    let token = Unmanaged<ContinuationStorage<T, any Error>>.passRetained(
+        StoppableContinuationStorage(unarmedAt: site, timeout: timeout, onCancel: onCancel))
     // Ownership rule: whatever the handler can read through `token` is
     // owned by this frame until the handler is removed, never by the box
     // alone. The box's memory: the reference above, then the pin. Its extras
@@ -134,8 +134,8 @@ public func withSafeThrowingContinuation<T>(
 @inlinable
 func makeTimedBox<T>(
     _ raw: UnsafeContinuation<T, any Error>, site: CallSite, timeout: Duration?
-) -> ContinuationBox<T, any Error> {
-    let box = ContinuationBox(raw, site: site, timeout: timeout)
+) -> ContinuationStorage<T, any Error> {
+    let box = ContinuationStorage(raw, site: site, timeout: timeout)
     if let timeout { TimeoutScheduler.shared.schedule(box, after: timeout) }
     return box
 }

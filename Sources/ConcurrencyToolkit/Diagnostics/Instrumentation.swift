@@ -34,7 +34,7 @@ import Synchronization
 /// | | `BlockingJob`'s `perform` closure (captured at init), around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
 /// | | `BlockingJob.execute`, after the body, *before* the caller is resumed | `trace?.end(.jobFinished(failed: !succeeded))` |
 /// | | `BlockingJob.fail` (withdrawn, shut down) and `execute` refusing a cancelled job, before resuming | `trace?.end(.jobDiscarded(reason: …))` |
-/// | `ContinuationBox` | `init` | `trace = Instrumentation.begin(.continuationCreated(site: site))`; a link bit when non-nil so `finished(as:)` runs |
+/// | `ContinuationStorage` | `init` | `trace = Instrumentation.begin(.continuationCreated(site: site))`; a link bit when non-nil so `finished(as:)` runs |
 /// | | `finished(as:)` | `.resumed` → `.continuationResumed`, `.timedOut` → `.continuationTimedOut`, `.cancelled` → `.continuationCancelled` (a leak is reported by the misuse event) |
 /// | | wherever a misuse is delivered (extra resume, `deinit` leak) | `trace?.emit(.continuationMisused(misuse))` |
 /// | `ThrottleStorage` (all three reporters) | `init` | `trace = Instrumentation.currentRecorder` (reports may come from threads with no task) |

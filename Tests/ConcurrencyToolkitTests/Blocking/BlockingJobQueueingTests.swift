@@ -5,7 +5,7 @@ import Testing
 /// and a lane, one event at a time: the cases the executor once settled by
 /// taking the job's lock inside its own.
 @Suite struct BlockingJobQueueingTests {
-    typealias Lifecycle = BlockingJobLifecycle<String>
+    typealias Lifecycle = BlockingJobStateMachine<String>
 
     @Test func aQueuedJobIsWithdrawnByItsTicket() {
         var life = Lifecycle()

@@ -2,8 +2,8 @@
 import Testing
 
 /// A job's cancellation and interrupt actions without threads.
-@Suite struct BlockingJobLifecycleTests {
-    typealias Lifecycle = BlockingJobLifecycle<String>
+@Suite struct BlockingJobStateMachineTests {
+    typealias Lifecycle = BlockingJobStateMachine<String>
 
     @Test func cancelBeforeStartMeansTheBodyNeverRuns() {
         var life = Lifecycle()

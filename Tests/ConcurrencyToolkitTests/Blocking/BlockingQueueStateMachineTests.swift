@@ -2,8 +2,8 @@
 import Testing
 
 /// The executor's queue without threads: every transition, one event at a time.
-@Suite struct BlockingQueueStateTests {
-    typealias State = BlockingQueueState<String, String>
+@Suite struct BlockingQueueStateMachineTests {
+    typealias State = BlockingQueueStateMachine<String, String>
 
     @Test func submissionsTakeIdleLanesThenQueueInFIFOOrder() {
         var state = State(width: 2)

@@ -7,7 +7,7 @@ import Testing
 /// spin-then-idle hand-off: every order in which a
 /// submission can meet a lane that is spinning or giving up, without threads.
 @Suite struct SpinWindowTests {
-    typealias State = BlockingQueueState<String, String>
+    typealias State = BlockingQueueStateMachine<String, String>
 
     static func spinning(width: Int = 2) -> State {
         var state = State(width: width, laneSpin: SpinWindow(budget: 20_000, isEnabled: true))
@@ -170,7 +170,7 @@ import Testing
         // A job returning `value` to `caller`, made as `run` makes it.
         @Sendable func job(returning value: Int, to caller: SafeContinuation<Int, any Error>) -> BlockingJob {
             BlockingJob(
-                lifecycle: BlockingJob.Lifecycle(BlockingJobLifecycle()), priority: .medium, trace: nil,
+                lifecycle: BlockingJob.Lifecycle(BlockingJobStateMachine()), priority: .medium, trace: nil,
                 body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in value }), caller: caller)
         }
         let value = try await withSafeThrowingContinuation { (caller: SafeContinuation<Int, any Error>) in

@@ -2,11 +2,11 @@
 import Testing
 
 /// The whole state machine, as a table: no threads needed.
-@Suite struct ContinuationStateTests {
-    typealias State = ContinuationState
-    typealias Outcome = ContinuationState.Outcome
+@Suite struct ContinuationStateMachineTests {
+    typealias State = ContinuationStateMachine
+    typealias Outcome = ContinuationStateMachine.Outcome
 
-    static let table: [(State, ContinuationState.Event, Outcome)] = [
+    static let table: [(State, ContinuationStateMachine.Event, Outcome)] = [
         (.pending, .resume, .finish(.resumed)),
         (.pending, .timeout, .finish(.timedOut)),
         (.pending, .cancel, .finish(.cancelled)),
@@ -54,7 +54,7 @@ import Testing
 
     @Test func tableCoversEveryStateAndEvent() {
         let states = State.allCases
-        let events: [ContinuationState.Event] = [.resume, .timeout, .cancel, .lastCopyDropped, .arm]
+        let events: [ContinuationStateMachine.Event] = [.resume, .timeout, .cancel, .lastCopyDropped, .arm]
         for state in states {
             for event in events {
                 #expect(Self.table.contains { $0.0 == state && $0.1 == event }, "missing \(state) on \(event)")

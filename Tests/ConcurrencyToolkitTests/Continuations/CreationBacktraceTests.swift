@@ -17,7 +17,7 @@ import Testing
         #expect(text.contains("Created from: "), "\(text)")
         #expect(text.contains("callerThatUsesTheWrapper()"), "\(text)")
         #expect(text.contains("Wrapper.wait()"), "\(text)")
-        #expect(!text.contains("ContinuationBox"), "the toolkit's own frames are left out: \(text)")
+        #expect(!text.contains("ContinuationStorage"), "the toolkit's own frames are left out: \(text)")
     }
     #endif
 

@@ -6,7 +6,7 @@ extension TimingSensitive {
     /// delay in the measurement: how late after its deadline does it fire?
     @Suite struct TimerAccuracyTests {
         /// Stands in for a box: records when the scheduler interrupts it.
-        final class Probe: InterruptibleBox, @unchecked Sendable {
+        final class Probe: InterruptibleStorage, @unchecked Sendable {
             let firedAt = Lock<UInt64?>(nil)
             override func timeOut(after timeout: Duration) -> (@Sendable () -> Void)? {
                 firedAt.withLock { $0 = MonotonicClock.now }
