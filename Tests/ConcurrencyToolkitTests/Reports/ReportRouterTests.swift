@@ -1,0 +1,114 @@
+@testable import ConcurrencyToolkit
+import Testing
+
+/// A kind registered here, in the tests, and nowhere else: the floor gives
+/// it routing, scopes, the rate-limited default and the trace with no code
+/// of its own beyond the value and its registration.
+struct SlowLock: ConcurrencyReport, Hashable {
+    var site: String
+    var waitedMilliseconds: Int
+    var description: String { "the lock at \(site) waited \(waitedMilliseconds) ms" }
+
+    static let reporting = ReportRouter<SlowLock>(
+        handlerName: "SlowLockHandler", banner: "SLOW LOCK", scopedAlternative: "withSlowLockHandler",
+        scoping: .whileActive, tracing: .events { .marker(name: "slow lock at \($0.site)") })
+    var rateLimitKey: String { site }
+}
+
+/// A kind routed by where its source was created, like a continuation's misuse.
+struct LostTicket: ConcurrencyReport, Hashable {
+    var number: Int
+    var description: String { "ticket \(number) was lost" }
+
+    static let reporting = ReportRouter<LostTicket>(
+        handlerName: "LostTicketHandler", banner: "LOST TICKET", scopedAlternative: "withLostTicketHandler",
+        scoping: .creatingTask)
+    var rateLimitKey: String { "ticket" }
+}
+
+@Suite struct ReportRouterTests {
+    static let slow = SlowLock(site: "Cache.swift:12", waitedMilliseconds: 300)
+
+    @Test func aWhileActiveScopeGetsWhatIsDeliveredMeanwhileAndWhatItAccepts() async {
+        let received = Lock<[SlowLock]>([])
+        let short = SlowLock(site: "Cache.swift:12", waitedMilliseconds: 5)
+        await SlowLock.reporting.withScope(
+            .custom { report in received.withLock { $0.append(report) } },
+            accepting: { $0.waitedMilliseconds >= 100 }
+        ) {
+            #expect(SlowLock.reporting.hasActiveScopes)
+            SlowLock.reporting.deliver(short, toProcessWide: true, intoEveryRecording: false)
+            SlowLock.reporting.deliver(Self.slow, toProcessWide: true, intoEveryRecording: false)
+        }
+        SlowLock.reporting.deliver(Self.slow, toProcessWide: false, intoEveryRecording: false)  // after: not received
+        #expect(received.withLock { $0 } == [Self.slow])
+    }
+
+    @Test func nestedWhileActiveScopesEachGetTheReport() async {
+        let outer = Lock(0)
+        let inner = Lock(0)
+        await SlowLock.reporting.withScope(.custom { _ in outer.withLock { $0 += 1 } }) {
+            await SlowLock.reporting.withScope(.custom { _ in inner.withLock { $0 += 1 } }) {
+                SlowLock.reporting.deliver(Self.slow, toProcessWide: true, intoEveryRecording: false)
+            }
+        }
+        #expect(outer.withLock { $0 } == 1)
+        #expect(inner.withLock { $0 } == 1)
+    }
+
+    @Test func aCreatingTaskScopeFollowsTheSourceAfterItEnded() async {
+        let received = Lock<[LostTicket]>([])
+        #expect(LostTicket.reporting.handlerForNewSource() == nil)  // no scope: the process-wide handler, later
+        let captured = await LostTicket.reporting.withScope(
+            .custom { report in received.withLock { $0.append(report) } }
+        ) {
+            await Task { LostTicket.reporting.handlerForNewSource() }.value  // a child inherits the scope
+        }
+        #expect(captured != nil)
+        LostTicket.reporting.deliver(LostTicket(number: 7), to: captured)  // detected after the scope ended
+        #expect(received.withLock { $0 } == [LostTicket(number: 7)])
+    }
+
+    @Test func theDefaultWritesTheFirstReportPerKeyAndSumsUpRepeats() {
+        let written = Lock<[String]>([])
+        let limiter = ReportRateLimitStorage(
+            summaryPrefix: "SLOW LOCK: ", write: { line in written.withLock { $0.append(line) } },
+            schedule: { _, _ in }, flushesAtExit: false)
+        let handler = ReportHandler<SlowLock>.writing(to: limiter, banner: SlowLock.reporting.banner)
+        for _ in 0..<4 { handler.report(Self.slow) }
+        handler.report(SlowLock(site: "Index.swift:3", waitedMilliseconds: 200))
+        limiter.flush()
+        let lines = written.withLock { $0 }
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first == "SLOW LOCK: the lock at Cache.swift:12 waited 300 ms\n")
+        #expect(lines.dropFirst().first == "SLOW LOCK: the lock at Index.swift:3 waited 200 ms\n")
+        #expect(lines.last?.hasPrefix("SLOW LOCK: …and 3 more from Cache.swift:12 in the last") == true, "\(lines)")
+        // The router's own default is this handler, on standard error.
+        #expect(SlowLock.reporting.standardErrorLimiter !== limiter)
+    }
+
+    @Test func aScopeInARecordingPutsTheReportInTheTrace() async {
+        let (_, trace) = await withTraceRecording {
+            await SlowLock.reporting.withScope(.custom { _ in }) {
+                SlowLock.reporting.deliver(Self.slow, toProcessWide: false, intoEveryRecording: false)
+            }
+        }
+        let markers = trace.events.filter { $0.kind == .marker(name: "slow lock at Cache.swift:12") }
+        #expect(markers.count == 1, "\(trace.events.map(\.kind))")
+    }
+
+    @Test func withoutScopesOnlyAProcessWideReportReachesTheProcessWideHandler() async {
+        // A kind of its own: bootstrapping is once per process.
+        struct Once: ConcurrencyReport {
+            var description: String { "once" }
+            static let reporting = ReportRouter<Once>(
+                handlerName: "OnceHandler", banner: "ONCE", scopedAlternative: "withOnceHandler", scoping: .whileActive)
+            var rateLimitKey: String { "once" }
+        }
+        let count = Lock(0)
+        Once.reporting.bootstrap(.custom { _ in count.withLock { $0 += 1 } }, fileID: #fileID, line: #line)
+        Once.reporting.deliver(Once(), toProcessWide: false, intoEveryRecording: false)
+        Once.reporting.deliver(Once(), toProcessWide: true, intoEveryRecording: false)
+        #expect(count.withLock { $0 } == 1)
+    }
+}
