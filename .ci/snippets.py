@@ -167,7 +167,7 @@ def check_excerpt(snippet):
 def swiftc(files, modules, script):
     command = ["swiftc", "-typecheck", "-I", os.path.dirname(STANDINS_MODULE[0]),
                # SwiftPM's package name (the folder's, lowercased): `package` API is visible.
-               "-package-name", os.path.basename(ROOT).lower(), "-swift-version", "6", "-suppress-warnings", "-continue-building-after-errors",
+               "-package-name", re.sub(r"[^a-z0-9_]", "_", os.path.basename(ROOT).lower()), "-swift-version", "6", "-suppress-warnings", "-continue-building-after-errors",
                "-I", modules, "-module-name", "Snippets"]
     if not script:
         command.append("-parse-as-library")

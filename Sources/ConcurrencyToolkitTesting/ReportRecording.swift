@@ -5,21 +5,21 @@ import ConcurrencyToolkit
 ///
 /// ```swift
 /// let recorder = ReportRecorder<ConcurrencyStall>()
-/// await withConcurrencyStallHandler(.custom(recorder.handler.report)) { await work() }
+/// await ConcurrencyStall.reporting.withScope(recorder.handler) { await work() }
 /// #expect(recorder.reports.isEmpty)
 /// ```
-final class ReportRecorder<Report: ConcurrencyReport>: Sendable {
+package final class ReportRecorder<Report: ConcurrencyReport>: Sendable {
     private let recorded = Lock<[Report]>([])
 
-    init() {}
+    package init() {}
 
     /// A handler that appends each report it receives.
-    var handler: ReportHandler<Report> {
+    package var handler: ReportHandler<Report> {
         .custom { [recorded] report in recorded.withLock { $0.append(report) } }
     }
 
     /// What was received so far, in order.
-    var reports: [Report] { recorded.withLock { $0 } }
+    package var reports: [Report] { recorded.withLock { $0 } }
 }
 
 /// Runs `operation` in a scope of `Report`'s router and returns its result
@@ -29,10 +29,10 @@ final class ReportRecorder<Report: ConcurrencyReport>: Sendable {
 /// delivered meanwhile.
 ///
 /// ```swift
-/// let (value, misuses) = await withReportsRecorded(ContinuationMisuse.self) { await fetch() }
+/// let (value, misuses) = try await withReportsRecorded(ContinuationMisuse.self) { try await fetch() }
 /// let (_, slow) = await withReportsRecorded(ConcurrencyStall.self, accepting: { $0.duration >= .seconds(1) }) { await work() }
 /// ```
-func withReportsRecorded<Report: ConcurrencyReport, Result>(
+package func withReportsRecorded<Report: ConcurrencyReport, Result>(
     _ kind: Report.Type, accepting: (@Sendable (Report) -> Bool)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Result

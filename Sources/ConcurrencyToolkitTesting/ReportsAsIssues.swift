@@ -7,11 +7,14 @@ import XCTest
 /// then rethrows what the test threw.
 ///
 /// ```swift
-/// public func provideScope(
-///     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-/// ) async throws {
-///     try await recordingReportsAsIssues(of: test, performing: function) { body in
-///         await withActorContentionRecorded(threshold: threshold, body)
+/// struct LongStallIsAnIssue: TestTrait, TestScoping {
+///     var threshold = Duration.seconds(1)
+///     func provideScope(
+///         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+///     ) async throws {
+///         try await recordingReportsAsIssues(of: test, performing: function) { body in
+///             await withConcurrencyStallsRecorded(threshold: threshold, body)
+///         }
 ///     }
 /// }
 /// ```
@@ -19,7 +22,7 @@ import XCTest
 /// Each issue's error is the report, at `location(report)` or, when that is
 /// `nil`, at the test's own declaration (a report with no line of the
 /// user's to point at would otherwise name this file).
-func recordingReportsAsIssues<Report: ConcurrencyReport>(
+package func recordingReportsAsIssues<Report: ConcurrencyReport>(
     of test: Test, at location: (Report) -> SourceLocation? = { _ in nil },
     performing function: @Sendable () async throws -> Void,
     recordedBy record: (_ body: () async -> Result<Void, any Error>) async -> (Result<Void, any Error>, [Report])
@@ -46,10 +49,12 @@ func recordingReportsAsIssues<Report: ConcurrencyReport>(
 /// message and the report.
 ///
 /// ```swift
-/// let (result, contentions) = try await withActorContentionRecorded(threshold: threshold, operation)
-/// failForEach(contentions, prefix: "ACTOR CONTENTION: ", message: message(), file: file, line: line)
+/// func assertNoLongStall(file: StaticString = #filePath, line: UInt = #line) async {
+///     let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .seconds(1)) { await work() }
+///     failForEach(stalls, prefix: "CONCURRENCY STALL: ", message: "", file: file, line: line)
+/// }
 /// ```
-func failForEach<Report: ConcurrencyReport>(
+package func failForEach<Report: ConcurrencyReport>(
     _ reports: [Report], prefix: String = "", message: String, file: StaticString, line: UInt
 ) {
     for report in reports {

@@ -4,7 +4,7 @@ extension ReportTracing {
     /// that the receiving scopes run in (each once).
     ///
     /// ```swift
-    /// tracing: .events { .stalled($0) }
+    /// let tracing = ReportTracing<ConcurrencyStall>.events { .stalled($0) }
     /// ```
     package static func events(_ event: @escaping @Sendable (Report) -> TraceEvent.Kind) -> Self {
         Self(

@@ -7,16 +7,17 @@
 ///
 /// ```swift
 /// struct SlowLock: ConcurrencyReport {
-///     var site: CallSite
+///     var site: String
 ///     var waited: Duration
 ///     var description: String { "lock at \(site) waited \(waited)" }
 ///
 ///     static let reporting = ReportRouter<SlowLock>(
 ///         handlerName: "SlowLockHandler", banner: "SLOW LOCK",
 ///         scopedAlternative: "withSlowLockHandler", scoping: .whileActive)
-///     var rateLimitKey: String { "\(site)" }
+///     var rateLimitKey: String { site }
 /// }
 ///
+/// let report = SlowLock(site: "Cache.swift:12", waited: .milliseconds(300))
 /// SlowLock.reporting.deliver(report, toProcessWide: true, intoEveryRecording: true)
 /// ```
 ///

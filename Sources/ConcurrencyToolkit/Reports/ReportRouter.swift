@@ -6,16 +6,17 @@ import Synchronization
 /// ``ConcurrencyReport`` has one, its `reporting`:
 ///
 /// ```swift
-/// extension ConcurrencyStall: ConcurrencyReport {
-///     package static let reporting = ReportRouter<ConcurrencyStall>(
-///         handlerName: "ConcurrencyStallHandler", banner: "CONCURRENCY STALL",
-///         scopedAlternative: "withConcurrencyStallHandler", scoping: .whileActive,
-///         tracing: .events { .stalled($0) })
-///     package var rateLimitKey: String { "\(kind) in \(backtrace.first ?? "?")" }
-/// }
-///
-/// // the detector, on its own thread:
+/// // The registration (Stalls/ConcurrencyStallHandler.swift):
+/// //   extension ConcurrencyStall: ConcurrencyReport {
+/// //       package static let reporting = ReportRouter<ConcurrencyStall>(
+/// //           handlerName: "ConcurrencyStallHandler", banner: "CONCURRENCY STALL",
+/// //           scopedAlternative: "withConcurrencyStallHandler", scoping: .whileActive,
+/// //           tracing: .events { .stalled($0) })
+/// //   }
+/// // The detector, on its own thread:
 /// ConcurrencyStall.reporting.deliver(stall, toProcessWide: true, intoEveryRecording: true)
+/// // A scope, on a task:
+/// await ConcurrencyStall.reporting.withScope(.custom { stall in metrics.increment("stall") }) { await work() }
 /// ```
 ///
 /// Handlers run on the delivering thread after every lock here is released.

@@ -3,7 +3,7 @@
 /// `.events { .stalled($0) }` (built in Diagnostics/) or ``none``.
 ///
 /// ```swift
-/// static let reporting = ReportRouter<ConcurrencyStall>(
+/// let reporting = ReportRouter<ConcurrencyStall>(
 ///     handlerName: "ConcurrencyStallHandler", banner: "CONCURRENCY STALL",
 ///     scopedAlternative: "withConcurrencyStallHandler", scoping: .whileActive,
 ///     tracing: .events { .stalled($0) })
