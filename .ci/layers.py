@@ -11,7 +11,8 @@ use only folders of lower levels. Fails when
 - a folder uses a name declared by a folder of its own level or a higher one.
 A folder's names are its files' top-level declarations (types, functions,
 globals; not private ones) and the members it adds in extensions of types
-that no folder of the root declares (`extension Sequence { func concurrentMap }`).
+that no folder of the root declares (`extension Sequence { func concurrentMap }`;
+not those of an extension that adds a conformance: they implement its requirements).
 A use is such a name appearing in code (comments and string literals ignored).
 Usage: .ci/layers [--doc ARCHITECTURE.md] [--repo DIR]
 """
@@ -77,7 +78,10 @@ def scan(folder):
                 declared.add(match.group(2))
             match = EXTENSION.match(line)
             if match:
-                extended = match.group(1).split(".")[0]
+                # Members of a conformance (`extension Duration: P`) implement
+                # P's requirements (`description`), used through P: not names.
+                conforms = line[match.end():].lstrip().startswith(":")
+                extended = "" if conforms else match.group(1).split(".")[0]
             match = MEMBER.match(line)
             if extended and match and not PRIVATE.match(line.strip()):
                 members.setdefault(extended, set()).add(match.group(2))
