@@ -24,7 +24,8 @@ func withOverdueRecorded<Result>(
     return (result, overdue)
 }
 
-@Suite struct ReportFloorHelpersTests {
+/// Serialized: a while-active scope receives every report delivered meanwhile, by any test.
+@Suite(.serialized) struct ReportFloorHelpersTests {
     @Test func theRecorderKeepsWhatItsScopeAccepts() async {
         let (value, overdue) = await withOverdueRecorded(atLeast: 2) {
             Overdue.reporting.deliver(Overdue(job: "backup", seconds: 1), toProcessWide: false, intoEveryRecording: false)

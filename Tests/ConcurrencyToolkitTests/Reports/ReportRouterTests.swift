@@ -26,7 +26,8 @@ struct LostTicket: ConcurrencyReport, Hashable {
     var rateLimitKey: String { "ticket" }
 }
 
-@Suite struct ReportRouterTests {
+/// Serialized: a while-active scope receives every report delivered meanwhile, by any test.
+@Suite(.serialized) struct ReportRouterTests {
     static let slow = SlowLock(site: "Cache.swift:12", waitedMilliseconds: 300)
 
     @Test func aWhileActiveScopeGetsWhatIsDeliveredMeanwhileAndWhatItAccepts() async {
