@@ -90,3 +90,18 @@ func withCName<Result>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> Result
         bytes.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
     }
 }
+
+/// `path` made absolute and without a trailing slash (symlinks resolved when
+/// the path exists), for messages; bytes in ``FileName/display(_:)`` form.
+func absolutePath(_ path: String) -> String {
+    let bytes = FileName.bytes(path)
+    if let resolved = withCName(bytes, { realpath($0, nil) }) {
+        defer { free(resolved) }
+        return FileName.display(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
+    }
+    var trimmed = path
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+    if trimmed.hasPrefix("/") { return trimmed }
+    let cwd = getcwd(nil, 0).map { pointer in defer { free(pointer) }; return String(cString: pointer) } ?? "."
+    return cwd + "/" + trimmed
+}

@@ -13,7 +13,6 @@ import Darwin
 /// ```swift
 /// let original = OriginalMetadata(info)          // info: the original's stat
 /// original.apply(to: temporaryDescriptor)        // before the .gz is linked into place
-/// let stamp = original.gzipTimeStamp             // the header's MTIME
 /// ```
 struct OriginalMetadata: Sendable, Equatable {
     /// The permission bits (`st_mode & 0o777`; set-id and sticky bits are dropped, as gzip does).
@@ -69,8 +68,4 @@ struct OriginalMetadata: Sendable, Equatable {
         ]
         _ = futimens(descriptor, &times)
     }
-
-    /// The gzip header's MTIME for the original: its modification time in
-    /// seconds, or 0 when it does not fit (before 1970 or after 2106).
-    var gzipTimeStamp: UInt32 { GzipFormat.timeStamp(seconds: modificationSeconds) }
 }

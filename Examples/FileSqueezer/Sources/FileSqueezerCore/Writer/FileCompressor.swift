@@ -10,13 +10,13 @@ import Darwin
 /// sizes, and what happens at each file's start (``begin(_:)``) and end
 /// (``end(_:_:bytesRead:)``). ``SegmentedFile`` does the compressing, for
 /// every strategy: a whole file at a time, streamed in fixed-size chunks,
-/// or in segments that several threads compress at once. Both write the
-/// same format with the same code: a gzip header, raw deflate from
-/// ``Deflater``, the trailer.
+/// or in segments that several threads compress at once. Every `.gz` so has
+/// the same format, written by the same code: a gzip header, raw deflate
+/// from ``Deflater``, the trailer.
 ///
 /// ```swift
 /// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles())
-/// let outcome = SegmentedFile(wholeFile: 0, plan: plan, compressor: compressor, events: events)
+/// let outcome = SegmentedFile(streaming: 0, plan: plan, compressor: compressor, events: events)
 ///     .compressWhole(isCancelled: { Task.isCancelled })
 ///
 /// // Tests and tuning: 64 KiB read chunks, files split every 4 KiB.
@@ -141,7 +141,7 @@ public struct FileCompressor: Sendable {
         guard storesName else { return GzipFormat.header(level: level) }
         return GzipFormat.header(
             level: level, name: source.plan.name,
-            modificationTime: source.original.gzipTimeStamp)
+            modificationTime: GzipFormat.timeStamp(seconds: source.original.modificationSeconds))
     }
 
     /// How many segments a file of `size` bytes is split into (at least one,

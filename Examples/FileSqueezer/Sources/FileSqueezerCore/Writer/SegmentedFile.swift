@@ -4,11 +4,11 @@ import ConcurrencyToolkit
 /// `.gz` files, for every strategy. The parallel strategy cuts a file into
 /// segments that several jobs compress at once, pigz-style; the whole-file
 /// strategies compress a file as one segment, streamed
-/// (``init(wholeFile:plan:compressor:events:)``, ``compressWhole(isCancelled:)``).
+/// (``init(streaming:plan:compressor:events:)``, ``compressWhole(isCancelled:)``).
 ///
 /// ```swift
 /// // Stages 1 and 2: one file, where the caller runs; its outcome is returned and reported.
-/// let outcome = SegmentedFile(wholeFile: 0, plan: plan, compressor: compressor, events: channels)
+/// let outcome = SegmentedFile(streaming: 0, plan: plan, compressor: compressor, events: channels)
 ///     .compressWhole(isCancelled: { Task.isCancelled })
 ///
 /// // Stage 3:
@@ -56,12 +56,12 @@ import ConcurrencyToolkit
 ///   stream. Its span (named as the file) covers it from opening to the move
 ///   into place, and it ends in the job that compressed it.
 ///
-/// The bookkeeping is ``SegmentedFileMachine``, a pure value kept under
+/// The bookkeeping is ``SegmentedFileStateMachine``, a pure value kept under
 /// this type's lock; this type does the I/O its actions ask for.
 final class SegmentedFile: Sendable {
     /// The open original and the temporary output.
     typealias Opened = (source: SourceFile, output: TemporaryOutput)
-    typealias Machine = SegmentedFileMachine<Opened, ByteBuffer>
+    typealias Machine = SegmentedFileStateMachine<Opened, ByteBuffer>
     /// What one segment's job produced.
     typealias SegmentResult = Machine.SegmentResult
 
@@ -90,12 +90,14 @@ final class SegmentedFile: Sendable {
             firstSegment: firstSegment, finishes: finishes, streams: false)
     }
 
-    /// A whole file (stages 1 and 2), compressed with ``compressWhole(isCancelled:)``.
+    /// A file that is one segment, streamed: written as it is deflated, for
+    /// the stages that compress a whole file at a time (1 and 2), with
+    /// ``compressWhole(isCancelled:)``.
     ///
     /// ```swift
-    /// let file = SegmentedFile(wholeFile: index, plan: plan, compressor: compressor, events: channels)
+    /// let file = SegmentedFile(streaming: index, plan: plan, compressor: compressor, events: channels)
     /// ```
-    convenience init(wholeFile index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents) {
+    convenience init(streaming index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents) {
         self.init(
             index: index, plan: plan, compressor: compressor, events: events, window: nil, firstSegment: nil,
             finishes: nil, streams: true)
@@ -124,7 +126,7 @@ final class SegmentedFile: Sendable {
     ///   temporary file and the outcome is `.cancelled`.
     /// - Returns: The file's outcome, also reported to `events`.
     func compressWhole(isCancelled: () -> Bool) -> FileOutcome {
-        precondition(streams, "compressWhole is for a file made with init(wholeFile:plan:compressor:events:)")
+        precondition(streams, "compressWhole is for a file made with init(streaming:plan:compressor:events:)")
         let deflaters = DeflaterPool(level: compressor.level, chunkSize: compressor.chunkSize)
         // One segment, handed over by its only job: it drains and ends the file itself.
         let outcome = span(spanName(0)) { compressSegment(0, deflaters: deflaters, isCancelled: isCancelled) }

@@ -18,13 +18,13 @@
 /// with plain values:
 ///
 /// ```swift
-/// var file = SegmentedFileMachine<String, String>(segmentCount: 2)
+/// var file = SegmentedFileStateMachine<String, String>(segmentCount: 2)
 /// file.startSegment()                           // .open: the caller opens, then
 /// file.opened("handles")
 /// file.deposit(1, .compressed("b", crc: 2, length: 10), busy: .zero)  // true: drain
 /// file.takeReadyRun()                            // nil: segment 0 is missing
 /// ```
-struct SegmentedFileMachine<Opened, Output> {
+struct SegmentedFileStateMachine<Opened, Output> {
     /// What one segment's job produced.
     enum SegmentResult {
         case compressed(Output, crc: UInt32, length: Int64)
@@ -252,6 +252,6 @@ struct SegmentedFileMachine<Opened, Output> {
     }
 }
 
-extension SegmentedFileMachine: Sendable where Opened: Sendable, Output: Sendable {}
-extension SegmentedFileMachine.SegmentResult: Sendable where Output: Sendable {}
-extension SegmentedFileMachine.Phase: Sendable where Opened: Sendable {}
+extension SegmentedFileStateMachine: Sendable where Opened: Sendable, Output: Sendable {}
+extension SegmentedFileStateMachine.SegmentResult: Sendable where Output: Sendable {}
+extension SegmentedFileStateMachine.Phase: Sendable where Opened: Sendable {}
