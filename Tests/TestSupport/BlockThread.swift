@@ -1,4 +1,3 @@
-@testable import ConcurrencyToolkit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,9 +12,9 @@ import Darwin
 /// thread to capture its stack, and a signal ends `usleep` early (`EINTR`).
 /// A bare `usleep(20_000)` in a job once lasted under 15 ms in CI that way.
 @inline(never)
-func blockThread(milliseconds: UInt64) {
-    let end = MonotonicClock.now + milliseconds * 1_000_000
-    while case let now = MonotonicClock.now, now < end {
-        usleep(useconds_t(min(end - now, 5_000_000) / 1_000))
+package func blockThread(milliseconds: UInt64) {
+    let end = ContinuousClock.now + .milliseconds(milliseconds)
+    while case let now = ContinuousClock.now, now < end {
+        usleep(useconds_t(min(end - now, .seconds(5)) / .microseconds(1)))
     }
 }

@@ -1,7 +1,7 @@
 /// Polls `condition` every millisecond until it holds or `limit` passes, and
 /// returns whether it held: for the rare state a test cannot await directly
 /// (a task having ended, a metric settling). Shared by every suite.
-func eventually(
+package func eventually(
     isolation: isolated (any Actor)? = #isolation, within limit: Duration = .seconds(20), _ condition: () -> Bool
 ) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: limit)

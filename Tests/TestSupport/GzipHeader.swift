@@ -8,14 +8,20 @@ import Darwin
 #endif
 
 /// The fields of a gzip member's header (RFC 1952) the tests check.
-struct GzipHeader: Equatable {
-    var flags: UInt8
-    var modificationTime: UInt32
+package struct GzipHeader: Equatable {
+    package var flags: UInt8
+    package var modificationTime: UInt32
     /// The FNAME bytes (without the terminating zero), if FLG.FNAME is set.
-    var name: [UInt8]?
+    package var name: [UInt8]?
+
+    package init(flags: UInt8, modificationTime: UInt32, name: [UInt8]?) {
+        self.flags = flags
+        self.modificationTime = modificationTime
+        self.name = name
+    }
 
     /// Parses the header at the start of `data`; `nil` if it is not gzip.
-    init?(_ data: Data) {
+    package init?(_ data: Data) {
         let bytes = [UInt8](data)
         guard bytes.count >= 10, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else { return nil }
         flags = bytes[3]
@@ -32,13 +38,13 @@ struct GzipHeader: Equatable {
     }
 
     /// The header of the `.gz` at `path`.
-    init?(path: String) throws {
+    package init?(path: String) throws {
         self.init(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }
 
 /// Sets the access and modification times of `path` (seconds, nanoseconds).
-func setTimes(_ path: String, access: (Int, Int), modification: (Int, Int)) throws {
+package func setTimes(_ path: String, access: (Int, Int), modification: (Int, Int)) throws {
     var times = [
         timespec(tv_sec: access.0, tv_nsec: access.1), timespec(tv_sec: modification.0, tv_nsec: modification.1),
     ]
@@ -48,7 +54,7 @@ func setTimes(_ path: String, access: (Int, Int), modification: (Int, Int)) thro
 }
 
 /// `lstat` of `path`, or a thrown error.
-func fileStatus(_ path: String) throws -> stat {
+package func fileStatus(_ path: String) throws -> stat {
     var info = stat()
     guard lstat(path, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     return info

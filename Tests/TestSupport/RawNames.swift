@@ -9,28 +9,28 @@ import Darwin
 
 /// Files whose names are bytes that need not be UTF-8 (Foundation's APIs
 /// take `String` paths and cannot name them), for the tests of names.
-enum RawFS {
+package enum RawFS {
     /// `scratch`'s path followed by `relative`'s bytes.
-    static func path(_ scratch: Scratch, _ relative: [UInt8]) -> [UInt8] {
+    package static func path(_ scratch: Scratch, _ relative: [UInt8]) -> [UInt8] {
         Array(scratch.path.utf8) + [UInt8(ascii: "/")] + relative
     }
 
-    static func withPath<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+    package static func withPath<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
     }
 
-    static func writeFile(_ path: [UInt8], _ data: Data) {
+    package static func writeFile(_ path: [UInt8], _ data: Data) {
         let descriptor = withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         precondition(descriptor >= 0, "cannot create \(String(decoding: path, as: UTF8.self)): \(errno)")
         data.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
     }
 
-    static func makeFolder(_ path: [UInt8]) {
+    package static func makeFolder(_ path: [UInt8]) {
         precondition(withPath(path) { mkdir($0, 0o755) } == 0)
     }
 
-    static func readFile(_ path: [UInt8]) -> Data? {
+    package static func readFile(_ path: [UInt8]) -> Data? {
         let descriptor = withPath(path) { open($0, O_RDONLY) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -44,7 +44,7 @@ enum RawFS {
     }
 
     /// The names in a folder (not `.`, `..`), sorted bytewise.
-    static func list(_ path: [UInt8]) -> [[UInt8]] {
+    package static func list(_ path: [UInt8]) -> [[UInt8]] {
         guard let directory = withPath(path, { opendir($0) }) else { return [] }
         defer { closedir(directory) }
         var names: [[UInt8]] = []
@@ -56,7 +56,7 @@ enum RawFS {
     }
 
     /// What `gzip -dc` makes of the `.gz` at `path` (copied to a plain name first).
-    static func gunzip(_ path: [UInt8], scratch: Scratch) throws -> Data? {
+    package static func gunzip(_ path: [UInt8], scratch: Scratch) throws -> Data? {
         guard let compressed = readFile(path) else { return nil }
         let copy = scratch.url.appendingPathComponent(".copy-\(UUID().uuidString).gz")
         try compressed.write(to: copy)
@@ -68,6 +68,6 @@ enum RawFS {
 
 extension Array where Element == UInt8 {
     /// `"caf" + [0xE9] + ".txt"` reads better than a byte list.
-    static func + (left: String, right: [UInt8]) -> [UInt8] { Array(left.utf8) + right }
-    static func + (left: [UInt8], right: String) -> [UInt8] { left + Array(right.utf8) }
+    package static func + (left: String, right: [UInt8]) -> [UInt8] { Array(left.utf8) + right }
+    package static func + (left: [UInt8], right: String) -> [UInt8] { left + Array(right.utf8) }
 }

@@ -10,18 +10,18 @@ import Darwin
 /// Runs the built `file-squeezer` binary, the way swift-argument-parser tests
 /// its examples: the binary sits next to the test bundle in the build
 /// products folder (`swift build --build-tests` and `swift test` build it).
-struct SqueezerRun {
-    var status: Int32
+package struct SqueezerRun {
+    package var status: Int32
     /// The bytes as written: names that are not UTF-8 are raw in messages.
-    var stdoutBytes: Data
-    var stderrBytes: Data
+    package var stdoutBytes: Data
+    package var stderrBytes: Data
     /// The same, as text (bytes that are not UTF-8 shown as U+FFFD).
-    var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
-    var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
+    package var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    package var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
 }
 
-enum SqueezerProcess {
-    static var binary: URL {
+package enum SqueezerProcess {
+    package static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["FILE_SQUEEZER_BINARY"] {
             return URL(fileURLWithPath: path)
         }
@@ -38,12 +38,12 @@ enum SqueezerProcess {
     /// This process's environment plus `extra`. The child inherits
     /// `TSAN_OPTIONS`, so a TSan-built binary uses the same suppressions as the
     /// test process (CI passes .ci/tsan-suppressions.txt).
-    static func environment(_ extra: [String: String]) -> [String: String] {
+    package static func environment(_ extra: [String: String]) -> [String: String] {
         ProcessInfo.processInfo.environment.merging(extra) { $1 }
     }
 
     /// Starts the binary with output going to files (no pipe can fill up).
-    static func start(
+    package static func start(
         _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], in scratch: Scratch
     ) throws -> (Process, URL, URL) {
         let process = Process()
@@ -66,7 +66,7 @@ enum SqueezerProcess {
         return (process, out, err)
     }
 
-    static func run(
+    package static func run(
         _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], in scratch: Scratch
     ) throws -> SqueezerRun {
         let (process, out, err) = try start(arguments, prefix: prefix, environment: environment, in: scratch)
@@ -74,7 +74,7 @@ enum SqueezerProcess {
         return try collect(process, out, err)
     }
 
-    static func collect(_ process: Process, _ out: URL, _ err: URL) throws -> SqueezerRun {
+    package static func collect(_ process: Process, _ out: URL, _ err: URL) throws -> SqueezerRun {
         defer {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
@@ -85,7 +85,7 @@ enum SqueezerProcess {
 }
 
 /// Runs a system tool (gzip) and returns its status and standard output bytes.
-func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
+package func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments

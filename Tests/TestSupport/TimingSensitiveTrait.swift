@@ -13,10 +13,10 @@ import Testing
 /// ```swift
 /// @Suite(.timingSensitive) struct BlockingExecutorLoadTests { ... }
 /// ```
-struct TimingSensitiveTrait: SuiteTrait, TestScoping {
-    var isRecursive: Bool { false }
+package struct TimingSensitiveTrait: SuiteTrait, TestScoping {
+    package var isRecursive: Bool { false }
 
-    func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         try await TimingGate.shared.exclusively(function)
@@ -25,16 +25,16 @@ struct TimingSensitiveTrait: SuiteTrait, TestScoping {
 
 extension Trait where Self == TimingSensitiveTrait {
     /// Runs the suite alone among suites that measure time or load the machine.
-    static var timingSensitive: Self { Self() }
+    package static var timingSensitive: Self { Self() }
 }
 
 /// A first-come, first-served async lock: one suite inside at a time.
 private actor TimingGate {
-    static let shared = TimingGate()
+    package static let shared = TimingGate()
     private var isBusy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    func exclusively(_ body: @Sendable () async throws -> Void) async throws {
+    package func exclusively(_ body: @Sendable () async throws -> Void) async throws {
         if isBusy {
             await withCheckedContinuation { waiting.append($0) }  // handed the gate by the leaver
         } else {

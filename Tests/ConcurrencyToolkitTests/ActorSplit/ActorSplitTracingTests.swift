@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// The throttled reporters record each delivery (how many values it carried)
 /// to the recording active where the reporter was created; `concurrentMap`
@@ -27,8 +28,8 @@ import Testing
             for value in 1...50 { progress.report(value) }
             await progress.finish()
         }
-        #expect(delivered.all.last == 50)
-        #expect(deliveryCounts(trace, kind: .progress) == Array(repeating: 1, count: delivered.all.count))
+        #expect(delivered.values.last == 50)
+        #expect(deliveryCounts(trace, kind: .progress) == Array(repeating: 1, count: delivered.values.count))
         #expect(trace.discardedEventCount == 0)
     }
 
@@ -39,8 +40,8 @@ import Testing
             for (index, file) in ["a", "b", "c", "d", "a", "b"].enumerated() { perFile.report(index, for: file) }
             await perFile.finish()
         }
-        #expect(delivered.all.reduce(0, +) >= 4)
-        #expect(deliveryCounts(trace, kind: .progress) == delivered.all)
+        #expect(delivered.values.reduce(0, +) >= 4)
+        #expect(deliveryCounts(trace, kind: .progress) == delivered.values)
     }
 
     @Test func batchDeliveriesCountTheirItems() async {
@@ -52,8 +53,8 @@ import Testing
             for line in 0..<30 { log.report("line \(line)") }
             await log.finish()
         }
-        #expect(delivered.all.reduce(0, +) == 30)
-        #expect(deliveryCounts(trace, kind: .batch) == delivered.all)
+        #expect(delivered.values.reduce(0, +) == 30)
+        #expect(deliveryCounts(trace, kind: .batch) == delivered.values)
         #expect(trace.discardedEventCount == 0)
     }
 

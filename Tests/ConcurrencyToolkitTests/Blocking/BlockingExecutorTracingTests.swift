@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// `BlockingExecutor` reports each job's life to the recording of the task
 /// that called `run`, from the lane thread that runs it.

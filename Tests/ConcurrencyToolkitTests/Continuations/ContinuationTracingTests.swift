@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// A safe continuation reports its wait (created at its site, then how it
 /// ended) to the recording of the task that created it.
@@ -34,7 +35,7 @@ import Testing
         }
         let created = try #require(trace.events { if case .continuationCreated = $0 { true } else { false } }.first)
         #expect(trace.events(withID: created.id).last == .continuationTimedOut)
-        #expect(kept.all.first?.resume(returning: 1) == false)  // late: dropped, not misuse
+        #expect(kept.values.first?.resume(returning: 1) == false)  // late: dropped, not misuse
     }
 
     @Test func cancellationEndsTheWait() async throws {
@@ -70,7 +71,7 @@ import Testing
             return
         }
         #expect(misuse.kind == .resumedMoreThanOnce)
-        #expect(misuse == reports.all.first)  // the same report the handler got
+        #expect(misuse == reports.values.first)  // the same report the handler got
         guard case .continuationCreated(let site) = created.kind else { return }
         #expect(misuse.creationSite == site)
     }

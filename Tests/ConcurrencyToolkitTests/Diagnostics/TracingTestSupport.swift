@@ -1,6 +1,5 @@
-import Synchronization
-
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// Questions the wiring tests ask of a recorded trace.
 extension Trace {
@@ -18,13 +17,6 @@ extension Trace {
     var markerNames: [String] {
         events.compactMap { if case .marker(let name) = $0.kind { name } else { nil } }
     }
-}
-
-/// A list escaping `@Sendable` closures can append to (handlers, job bodies).
-final class Collected<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var all: [Element] { storage.withLock { $0 } }
 }
 
 #if canImport(Glibc)

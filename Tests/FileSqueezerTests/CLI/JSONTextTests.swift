@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// `--json` is written without Foundation; Foundation's decoder must read it back.
 @Suite("JSON text")

@@ -1,5 +1,6 @@
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 @Suite("CompressionState")
 @MainActor

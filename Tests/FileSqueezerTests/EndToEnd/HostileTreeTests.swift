@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// A tree someone else changes during the run (issue 20): the run walks

@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 extension EndToEnd {
     /// The `.gz` keeps its original's modification and access times, mode,

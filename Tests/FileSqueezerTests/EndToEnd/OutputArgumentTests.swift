@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// The `--output` argument: followed as given, like FOLDER; an output

@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// Where and how a `.gz` is put in place (issue 20): relative to the

@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// A name that looks like one of our temporaries proves nothing: only a

@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// A file found and not compressed is a documented skip or a failure

@@ -1,5 +1,6 @@
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// The bridge between name bytes and the strings messages and `--json` carry.
 @Suite("FileName")

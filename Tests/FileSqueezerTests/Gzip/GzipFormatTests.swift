@@ -1,5 +1,6 @@
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 @Suite("gzip format: header fields and gzip's suffix rule")
 struct GzipFormatTests {

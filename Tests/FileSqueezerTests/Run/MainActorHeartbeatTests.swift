@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 @Suite("MainActorHeartbeat")
 @MainActor

@@ -1,5 +1,6 @@
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// The run's log: totals for every file, and the outcomes the report lists.
 @Suite("Squeeze log")

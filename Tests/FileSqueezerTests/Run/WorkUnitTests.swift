@@ -2,6 +2,7 @@ import ConcurrencyToolkit
 import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// How stage 3 cuts a run into units: a unit per segment of a split file,
 /// and batches of one-segment files so that one lane job carries many.

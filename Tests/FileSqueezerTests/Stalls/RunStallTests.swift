@@ -2,6 +2,7 @@ import ConcurrencyToolkit
 import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// What the app makes of the stall detector's reports (StallWatch, RunStall, the summary and --json).
 @Suite("Stall reports in the run's report")

@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// The compressor's refusals, driven directly (no process, no timing),
 /// through the whole-file strategies' entry point.

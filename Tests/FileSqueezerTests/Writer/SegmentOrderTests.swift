@@ -1,5 +1,6 @@
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// The two pieces that keep parallel compression's memory bounded, driven
 /// directly: the per-file reorder buffer and the run's segment window.

@@ -1,12 +1,13 @@
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// Every transition of the segmented file's bookkeeping, driven without
 /// threads or files: `Opened` is a string naming the handles, `Output` a
 /// string standing for a segment's compressed bytes.
 @Suite("Segmented file state machine")
-struct SegmentedFileMachineTests {
-    typealias Machine = SegmentedFileMachine<String, String>
+struct SegmentedFileStateMachineTests {
+    typealias Machine = SegmentedFileStateMachine<String, String>
 
     /// A machine whose original is open as "handles".
     func opened(segments: Int) -> Machine {

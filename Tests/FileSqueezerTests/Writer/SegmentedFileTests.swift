@@ -2,6 +2,7 @@ import ConcurrencyToolkit
 import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 /// Records what compression reports, from any thread.
 final class RecordedEvents: CompressionEvents {

@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// A whole file (stages 1 and 2) through the one writer: a segment that
 /// streams, so memory does not grow with the file's size.
