@@ -1,6 +1,4 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
 import TestSupport
 
 extension EndToEnd {

@@ -1,13 +1,5 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TestSupport
 
 extension EndToEnd {
