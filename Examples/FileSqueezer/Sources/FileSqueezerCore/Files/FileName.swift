@@ -14,7 +14,7 @@
 /// way. Every other name is its own UTF-8 unchanged. ``Terminal`` turns the
 /// escapes back into the raw bytes (as gzip prints names); `--json` keeps
 /// them, so the report stays valid UTF-8 (see the README's `--json` section).
-public enum FileName {
+enum FileName {
     /// The first and last scalar used for escaped bytes.
     static let escapes: ClosedRange<UInt32> = 0xEF80...0xEFFF
 
@@ -23,7 +23,7 @@ public enum FileName {
     /// ```swift
     /// FileName.display(Array("a.txt".utf8)) == "a.txt"
     /// ```
-    public static func display<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    static func display<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let bytes = Array(bytes)
         var scalars = String.UnicodeScalarView()
         var index = 0
@@ -49,7 +49,7 @@ public enum FileName {
     /// ```swift
     /// FileName.bytes("caf\u{EFE9}") == [0x63, 0x61, 0x66, 0xE9]
     /// ```
-    public static func bytes(_ display: String) -> [UInt8] {
+    static func bytes(_ display: String) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(display.utf8.count)
         for scalar in display.unicodeScalars {

@@ -17,7 +17,7 @@ import Darwin
 /// // tests: a plan for one path, its folder opened now
 /// let plan = FilePlan(source: "/logs/a.log", relativePath: "a.log", destination: "/logs/a.log.gz", size: 1_234)
 /// ```
-public struct FilePlan: Sendable {
+struct FilePlan: Sendable {
     /// The original's folder, open.
     let folder: Folder
     /// The original's name in ``folder`` (bytes, as the system has it).
@@ -32,14 +32,14 @@ public struct FilePlan: Sendable {
     let destinationAbsent: Bool
     /// Path relative to the folder being squeezed (shown to the user), in
     /// ``FileName/display(_:)`` form.
-    public let relativePath: String
+    let relativePath: String
     /// Path of the `.gz`, for messages (``FileName/display(_:)`` form).
     ///
     /// Made when asked for, not stored: on 100,000 files a stored path per
     /// plan was about 6 MB of a run's memory.
-    public var destination: String { outputFolder.path + "/" + FileName.display(name) + ".gz" }
+    var destination: String { outputFolder.path + "/" + FileName.display(name) + ".gz" }
     /// Size seen at discovery; a different size later means the file changed.
-    public let size: Int64
+    let size: Int64
 
     /// The name of the `.gz` in ``outputFolder``.
     var destinationName: [UInt8] { name + Array(".gz".utf8) }
@@ -64,7 +64,7 @@ public struct FilePlan: Sendable {
     /// ```swift
     /// let plan = FilePlan(source: "/tmp/a.txt", relativePath: "a.txt", destination: "/tmp/out/a.txt.gz", size: 10)
     /// ```
-    public init(source: String, relativePath: String, destination: String, size: Int64) {
+    init(source: String, relativePath: String, destination: String, size: Int64) {
         let (folderPath, name) = splitPath(source)
         let folder = (try? Folder.open(folderPath)) ?? Folder(descriptor: -1, path: folderPath)
         let output = splitPath(destination).folder
@@ -82,12 +82,12 @@ public struct FilePlan: Sendable {
 /// let unique = Set(discovery.plans)   // one per file
 /// ```
 extension FilePlan: Hashable {
-    public static func == (left: FilePlan, right: FilePlan) -> Bool {
+    static func == (left: FilePlan, right: FilePlan) -> Bool {
         left.folder === right.folder && left.name == right.name && left.destination == right.destination
             && left.size == right.size
     }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(folder))
         hasher.combine(name)
         hasher.combine(size)

@@ -21,7 +21,7 @@ import Synchronization
 /// removed with `unlinkat`, so a folder moved meanwhile is still cleaned.
 /// An unnamed one (`O_TMPFILE`) is listed too, but there is nothing to
 /// remove: it vanishes with the process.
-public final class TemporaryFiles: Sendable {
+final class TemporaryFiles: Sendable {
     private struct Entry {
         let folder: Folder
         let name: [UInt8]?
@@ -30,7 +30,7 @@ public final class TemporaryFiles: Sendable {
     private let entries = VisibleMutex<[Int: Entry]>([:])
     private let lastID = Atomic<Int>(0)
 
-    public init() {}
+    init() {}
 
     /// Registers a temporary in `folder`: named `name`, or unnamed when `nil`.
     /// - Returns: The key that ``remove(_:)`` takes.
@@ -44,7 +44,7 @@ public final class TemporaryFiles: Sendable {
 
     /// The temporary files not yet moved into place or cleaned up: paths
     /// for named ones, `FOLDER/(unnamed N)` for `O_TMPFILE` ones.
-    public var current: Set<String> {
+    var current: Set<String> {
         entries.withLock { entries in
             Set(entries.map { id, entry in
                 entry.folder.path + "/" + (entry.name.map { FileName.display($0) } ?? "(unnamed \(id))")
@@ -54,7 +54,7 @@ public final class TemporaryFiles: Sendable {
 
     /// Unlinks every registered named temporary file. Safe to call from any
     /// thread, more than once, and while jobs are still winding down.
-    public func removeAll() {
+    func removeAll() {
         let all = entries.withLock { entries in
             defer { entries.removeAll() }
             return entries

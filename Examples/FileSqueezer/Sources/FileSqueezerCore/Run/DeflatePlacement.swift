@@ -7,7 +7,7 @@
 ///
 /// Both honour cancellation at the next chunk (`.lanes` through the job
 /// context, `.pool` through the task).
-public enum DeflatePlacement: String, CaseIterable, Sendable, Codable {
+enum DeflatePlacement: String, CaseIterable, Sendable, Codable {
     /// On `BlockingExecutor` lanes, as many as jobs, made for the run (the
     /// files' endings on `BlockingExecutor.shared`): the cooperative pool
     /// stays free for timers, progress hops and the log actor (the default;

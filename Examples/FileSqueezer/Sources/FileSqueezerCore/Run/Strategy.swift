@@ -8,7 +8,7 @@
 ///
 /// Every strategy writes the same files and honours cancellation the same
 /// way; they differ in speed and in how long the main actor is blocked.
-public enum Strategy: String, CaseIterable, Sendable, Codable {
+enum Strategy: String, CaseIterable, Sendable, Codable {
     /// Stage 1: every file compressed on the main actor. The display freezes
     /// for as long as a file takes (the summary shows the stall).
     case mainActor = "main-actor"

@@ -25,13 +25,13 @@ import Darwin
 ///
 /// It is synchronous and blocking (file reads and writes, then CPU-bound
 /// deflate): callers decide where it runs, which is what the strategies differ in.
-public struct FileCompressor: Sendable {
+struct FileCompressor: Sendable {
     /// Bytes read (and deflated) at a time: 256 KiB.
     ///
     /// ```swift
     /// let buffered = FileCompressor.defaultChunkSize * 2   // a whole-file job holds about this much output
     /// ```
-    public static let defaultChunkSize = 256 * 1024
+    static let defaultChunkSize = 256 * 1024
     /// Files larger than this are split into segments of this size for the
     /// parallel strategy: 1 MiB. Smaller segments shorten the end of a run,
     /// where one segment may run alone; larger ones cost less per byte (each
@@ -41,11 +41,11 @@ public struct FileCompressor: Sendable {
     /// ```swift
     /// let segments = (fileSize + Int64(FileCompressor.defaultSegmentSize) - 1) / Int64(FileCompressor.defaultSegmentSize)
     /// ```
-    public static let defaultSegmentSize = 1 << 20
+    static let defaultSegmentSize = 1 << 20
 
-    public let level: Int
-    public let force: Bool
-    public let chunkSize: Int
+    let level: Int
+    let force: Bool
+    let chunkSize: Int
     /// The size of one segment of a large file in the parallel strategy
     /// (the last one of a file may be shorter). A file of at most this size
     /// is one segment: compressed whole by one job. Stages 1 and 2 ignore it.
@@ -54,14 +54,14 @@ public struct FileCompressor: Sendable {
     /// let compressor = FileCompressor(level: 6, force: false, segmentSize: 4 << 20, temporaryFiles: files)
     /// assert(compressor.segmentSize == 4 << 20)   // 4 MiB segments: fewer, longer jobs
     /// ```
-    public let segmentSize: Int
+    let segmentSize: Int
     /// Whether the gzip header stores the original's name and modification
     /// time (gzip's default and `-N`); without it, neither (`-n`: MTIME 0).
     ///
     /// ```swift
     /// let anonymous = FileCompressor(level: 6, force: false, storesName: false, temporaryFiles: files)
     /// ```
-    public let storesName: Bool
+    let storesName: Bool
     /// Whether each `.gz` is flushed to the disk (`fsync`) before it gets
     /// its final name, and its folder after (gzip's `--synchronous`).
     /// Without it a `.gz` still appears only complete, but a power loss
@@ -70,8 +70,8 @@ public struct FileCompressor: Sendable {
     /// ```swift
     /// let durable = FileCompressor(level: 6, force: false, synchronous: true, temporaryFiles: files)
     /// ```
-    public let synchronous: Bool
-    public let temporaryFiles: TemporaryFiles
+    let synchronous: Bool
+    let temporaryFiles: TemporaryFiles
 
     /// - Parameters:
     ///   - level: zlib level, 1 (fastest) to 9 (smallest).
@@ -85,7 +85,7 @@ public struct FileCompressor: Sendable {
     /// ```swift
     /// let compressor = FileCompressor(level: 9, force: true, temporaryFiles: TemporaryFiles())
     /// ```
-    public init(
+    init(
         level: Int, force: Bool, chunkSize: Int = defaultChunkSize, segmentSize: Int = defaultSegmentSize,
         storesName: Bool = true, synchronous: Bool = false, temporaryFiles: TemporaryFiles
     ) {
