@@ -19,13 +19,21 @@ let package = Package(
             name: "ConcurrencyToolkitTesting",
             dependencies: ["ConcurrencyToolkit"]
         ),
+        // What every test target shares (collectors, waits, scratch folders,
+        // running the app's binary), in one module, as swift-argument-parser
+        // keeps its test helpers. It knows nothing of the app.
+        .target(
+            name: "TestSupport",
+            dependencies: ["ConcurrencyToolkit"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "ConcurrencyToolkitTests",
-            dependencies: ["ConcurrencyToolkit", "ConcurrencyToolkitTesting"]
+            dependencies: ["ConcurrencyToolkit", "ConcurrencyToolkitTesting", "TestSupport"]
         ),
         .testTarget(
             name: "ConcurrencyToolkitTestingTests",
-            dependencies: ["ConcurrencyToolkit", "ConcurrencyToolkitTesting"]
+            dependencies: ["ConcurrencyToolkit", "ConcurrencyToolkitTesting", "TestSupport"]
         ),
 
         // File Squeezer, the reference app (Examples/FileSqueezer). zlib is a
@@ -48,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FileSqueezerTests",
-            dependencies: ["FileSqueezerCore"]
+            dependencies: ["FileSqueezerCore", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

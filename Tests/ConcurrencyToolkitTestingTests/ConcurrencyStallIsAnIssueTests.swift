@@ -9,6 +9,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// The trait and the recorder against a real stall: the main actor blocked
 /// for 800 ms (long enough for the watchdog to look while it lasts, even on a
@@ -29,8 +30,7 @@ import Darwin
             // Reported at the test's declaration, never inside the library.
             #expect(issue.sourceLocation == test.sourceLocation)
             #if os(Linux)
-            let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
-            if stall.kind == .mainActorBlocked, underThreadSanitizer { named.withLock { $0 = true } }  // no stacks there
+                        if stall.kind == .mainActorBlocked, isRunningUnderThreadSanitizer { named.withLock { $0 = true } }  // no stacks there
             // In this shared process another test may hold the main actor
             // first, and the stall then ends up one long stall whose stack was
             // taken while the other test blocked, or none at all. The names

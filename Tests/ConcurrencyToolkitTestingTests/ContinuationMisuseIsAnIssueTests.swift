@@ -2,6 +2,7 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch
 import Testing
+import TestSupport
 
 @Suite struct ContinuationMisuseIsAnIssueTests {
     /// The misuse is the issue's error, so its headline is the report itself.

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 
 /// XCTest on Linux has no `XCTExpectFailure`. To show that an assertion
 /// fails a test, a case of this class intercepts the failures XCTest would

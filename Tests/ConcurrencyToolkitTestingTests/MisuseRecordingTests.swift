@@ -1,6 +1,7 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 @Suite struct MisuseRecordingTests {
     @Test func parallelRecordingsDoNotMix() async {

@@ -9,6 +9,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// The failures the assertion records are intercepted while it runs, then
 /// asserted on (``FailureInterceptingTestCase``).
@@ -29,7 +30,7 @@ final class XCTAssertNoConcurrencyStallTests: FailureInterceptingTestCase {
         let pool = failures.filter { $0.contains("importing: the cooperative pool started no job") }
         XCTAssertEqual(pool.count, 1, "\(failures)")
         #if os(Linux)
-        if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil {  // ThreadSanitizer: no stacks
+        if !isRunningUnderThreadSanitizer {  // ThreadSanitizer: no stacks
             XCTAssertTrue(pool.first?.contains("holdThePool(milliseconds:)") ?? false, "\(failures)")
         }
         #endif

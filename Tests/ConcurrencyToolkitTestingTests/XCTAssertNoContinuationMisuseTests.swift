@@ -1,6 +1,7 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import XCTest
+import TestSupport
 
 /// The failures the assertion records are intercepted while it runs, then
 /// asserted on (``FailureInterceptingTestCase``).

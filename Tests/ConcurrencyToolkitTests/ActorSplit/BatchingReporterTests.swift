@@ -2,6 +2,7 @@
 import ConcurrencyToolkitTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// A log actor reached by instance, the case the `async` handler exists for.
 actor LogStore {
@@ -48,7 +49,7 @@ actor LogStore {
 
     @Test @MainActor func aFullBufferRefusesNewElementsAndCountsThem() async {
         let clock = ManualClock()
-        let batches = Recorder<[Int]>()
+        let batches = Collected<[Int]>()
         let log = BatchingReporter<Int>(interval: .milliseconds(100), capacity: 3, clock: clock) {
             @MainActor batch in batches.append(batch)
         }

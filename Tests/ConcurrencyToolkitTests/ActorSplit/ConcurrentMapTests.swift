@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 struct ItemFailed: Error, Equatable {
     let index: Int

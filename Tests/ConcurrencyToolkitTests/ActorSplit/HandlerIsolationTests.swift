@@ -1,6 +1,7 @@
 import ConcurrencyToolkit
 import Synchronization
 import Testing
+import TestSupport
 
 /// A handler written in actor-isolated code runs on that actor without an
 /// annotation, as `Task { }` does: in a `@MainActor` function,

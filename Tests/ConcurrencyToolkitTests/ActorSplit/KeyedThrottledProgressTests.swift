@@ -2,12 +2,13 @@
 import ConcurrencyToolkitTesting
 import Foundation
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(2)), .timingSensitive) struct KeyedThrottledProgressTests {
     @Test @MainActor func aThousandKeysUpdatedAHundredThousandTimes() async {
         let interval = Duration.milliseconds(5)
         var merged: [Int: Int] = [:]
-        let hops = Recorder<Int>()
+        let hops = Collected<Int>()
         let progress = KeyedThrottledProgress<Int, Int>(interval: interval) { @MainActor changed in
             MainActor.assertIsolated("delivery off the handler's actor")
             for (key, value) in changed {
@@ -47,7 +48,7 @@ import Testing
 
     @Test @MainActor func oneHopCarriesEveryKeyChangedSinceTheLast() async {
         let clock = ManualClock()
-        let batches = Recorder<[String: Int]>()
+        let batches = Collected<[String: Int]>()
         let progress = KeyedThrottledProgress<String, Int>(interval: .milliseconds(100), clock: clock) {
             @MainActor changed in batches.append(changed)
         }

@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// The mechanism without threads: every transition, driven by hand.
 @Suite struct ThrottleStateMachineTests {

@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// Real clock, real threads: the guarantees that must hold however the
 /// scheduler behaves. Bounds are written so that a loaded machine only makes
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test @MainActor func aMillionReportsFromABackgroundThread() async {
-        let seen = Recorder<Int>()
+        let seen = Collected<Int>()
         let progress = ThrottledProgress<Int>(interval: Self.interval) { @MainActor value in
             MainActor.assertIsolated("delivery off the handler's actor")
             seen.append(value)
@@ -83,7 +84,7 @@ import Testing
     @Test @MainActor func sideBySideWithATaskPerUpdate() async {
         let updates = 20_000
 
-        let naive = Recorder<Int>()
+        let naive = Collected<Int>()
         let naiveTasks = Lock(0)
         let naiveStart = ContinuousClock.now
         await onBackgroundThread {
@@ -95,7 +96,7 @@ import Testing
         await naive.waitForCount(updates)
         let naiveElapsed = ContinuousClock.now - naiveStart
 
-        let throttled = Recorder<Int>()
+        let throttled = Collected<Int>()
         let progress = ThrottledProgress<Int>(interval: .milliseconds(16)) { @MainActor value in
             throttled.append(value)
         }

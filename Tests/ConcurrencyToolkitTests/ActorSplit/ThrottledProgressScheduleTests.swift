@@ -1,11 +1,12 @@
 @testable import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 /// Deterministic: a manual clock, and waits on deliveries and sleepers instead of sleeps.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct ThrottledProgressScheduleTests {
     let clock = ManualClock()
-    let log = Recorder<(at: Duration, value: Int)>()
+    let log = Collected<(at: Duration, value: Int)>()
 
     func makeProgress(interval: Duration = .milliseconds(100)) -> ThrottledProgress<Int> {
         let clock = clock, log = log

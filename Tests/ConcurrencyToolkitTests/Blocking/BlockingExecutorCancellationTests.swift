@@ -3,6 +3,7 @@ import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 /// Cancellation before a job starts removes it; while it runs, the job sees it.
 @Suite(.timingSensitive) struct BlockingExecutorCancellationTests {

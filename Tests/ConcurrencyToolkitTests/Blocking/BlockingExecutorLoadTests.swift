@@ -3,6 +3,7 @@ import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 extension TimingSensitive {
     /// The problems BlockingExecutor exists for, shown on this machine: blocking

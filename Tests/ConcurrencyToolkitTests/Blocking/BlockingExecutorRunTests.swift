@@ -3,6 +3,7 @@ import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 /// What `run` returns and throws, where it runs, and its configuration edges.
 @Suite struct BlockingExecutorRunTests {

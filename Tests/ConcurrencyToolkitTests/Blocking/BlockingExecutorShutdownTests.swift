@@ -2,6 +2,7 @@
 import ConcurrencyToolkitTesting
 import Dispatch
 import Testing
+import TestSupport
 
 /// shutdown(): running jobs finish, queued and later ones fail, nothing leaks.
 @Suite struct BlockingExecutorShutdownTests {

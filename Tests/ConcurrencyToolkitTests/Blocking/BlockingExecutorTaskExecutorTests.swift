@@ -1,6 +1,7 @@
 @testable import ConcurrencyToolkit
 import Foundation
 import Testing
+import TestSupport
 
 /// `withTaskExecutorPreference` with a BlockingExecutor, and its SE-0417 pitfall.
 @Suite struct BlockingExecutorTaskExecutorTests {

@@ -1,6 +1,7 @@
 @testable import ConcurrencyToolkit
 import Foundation
 import Testing
+import TestSupport
 
 private let handOffStressCount = ProcessInfo.processInfo.environment["BLOCKING_HANDOFF_STRESS_COUNT"]
     .flatMap(Int.init) ?? 20_000

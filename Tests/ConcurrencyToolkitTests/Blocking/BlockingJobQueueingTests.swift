@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// Where a job waits, and the races between its submission, its cancellation
 /// and a lane, one event at a time: the cases the executor once settled by

@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// A job's cancellation and interrupt actions without threads.
 @Suite struct BlockingJobStateMachineTests {

@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// The executor's queue without threads: every transition, one event at a time.
 @Suite struct BlockingQueueStateMachineTests {

@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 /// An actor that owns a real file descriptor and runs every method on its
 /// own serial queue.

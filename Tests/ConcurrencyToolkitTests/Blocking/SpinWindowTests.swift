@@ -2,6 +2,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import TestSupport
 
 /// The spin windows as pure transitions (``SpinWindow``), and the lane's
 /// spin-then-idle hand-off: every order in which a

@@ -3,6 +3,7 @@ import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 /// Real callback APIs with the shapes that break continuations.
 @Suite(.timeLimit(.minutes(1))) struct BridgeTests {

@@ -1,18 +1,19 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct CancellationTests {
     @Test func cancellingResumesWaiterAtOnceAndCallsOnCancelOnce() async {
-        let parking = Parking<Int>()
+        let parking = Collected<SafeContinuation<Int, any Error>>()
         let stops = Counter()
         let (result, misuses) = await withContinuationMisuseRecorded { () async -> Result<Int, any Error> in
             let waiter = Task {
                 await outcome {
-                    try await withSafeThrowingContinuation(onCancel: { stops.increment() }) { parking.park($0) }
+                    try await withSafeThrowingContinuation(onCancel: { stops.increment() }) { parking.append($0) }
                 }
             }
-            let continuation = await parking.take()
+            let continuation = await parking.next()
             waiter.cancel()
             let result = await waiter.value  // would hang if cancellation did not resume the waiter
             // The callback API answers late, as real ones do after being told to stop.
@@ -44,9 +45,9 @@ import Testing
     }
 
     @Test func withoutOnCancelTheWaiterWaitsLikeTheStandardLibrary() async throws {
-        let parking = Parking<Int>()
-        let waiter = Task { try await withSafeThrowingContinuation { parking.park($0) } }
-        let continuation = try #require(await parking.take())
+        let parking = Collected<SafeContinuation<Int, any Error>>()
+        let waiter = Task { try await withSafeThrowingContinuation { parking.append($0) } }
+        let continuation = try #require(await parking.next())
         waiter.cancel()
         try await Task.sleep(for: .milliseconds(20))
         #expect(continuation.resume(returning: 42), "cancellation alone must not finish it")
@@ -80,16 +81,16 @@ import Testing
     }
 
     @Test func cancellationAndTimeoutTogetherFinishOnce() async {
-        let parking = Parking<Int>()
+        let parking = Collected<SafeContinuation<Int, any Error>>()
         let stops = Counter()
         let waiter = Task {
             await outcome {
                 try await withSafeThrowingContinuation(timeout: .seconds(30), onCancel: { stops.increment() }) {
-                    parking.park($0)
+                    parking.append($0)
                 }
             }
         }
-        let continuation = await parking.take()
+        let continuation = await parking.next()
         waiter.cancel()
         let result = await waiter.value
         #expect(throws: CancellationError.self) { try result.get() }

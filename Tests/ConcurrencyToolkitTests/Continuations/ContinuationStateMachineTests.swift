@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// The whole state machine, as a table: no threads needed.
 @Suite struct ContinuationStateMachineTests {

@@ -1,6 +1,7 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 /// With the opt-in on, a report through a wrapper names the wrapper's caller
 /// in its creation backtrace. Each test runs in a child process, so turning

@@ -2,6 +2,7 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct LeakTests {
     /// Collects what a handler receives.
@@ -48,9 +49,9 @@ import Testing
 
     @Test func timedOutContinuationDroppedLaterIsNotALeak() async {
         let (result, misuses) = await withContinuationMisuseRecorded {
-            let kept = Keeper<Int>()
-            let result = await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(10)) { kept.keep($0) } }
-            _ = kept.release()  // dropped after the timeout finished it
+            let kept = Collected<SafeContinuation<Int, any Error>>()
+            let result = await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(10)) { kept.append($0) } }
+            _ = kept.removeAll()  // dropped after the timeout finished it
             return result
         }
         #expect(throws: SafeContinuationError.timedOut) { try result.get() }

@@ -2,6 +2,7 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch
 import Testing
+import TestSupport
 
 /// `withCheckedContinuation` → `withSafeContinuation` must compile with no
 /// other change, for every result type, and each form's leak must do (and

@@ -1,6 +1,7 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 /// The spellings users write today keep compiling and matching now that the
 /// misuse kinds and the error codes are open sets (structs with static members).
@@ -32,7 +33,7 @@ import Testing
     func timedOut(line: Int = #line) async -> Result<Int, any Error> {
         await outcome {
             try await withSafeThrowingContinuation(timeout: .milliseconds(20), line: line) { (c: SafeContinuation<Int, any Error>) in
-                Keeper<Int>.shared.keep(c)
+                sharedKept.append(c)
             }
         }
     }
@@ -101,7 +102,5 @@ import Testing
     }
 }
 
-extension Keeper {
-    static var shared: Keeper<Int> { sharedKeeper }
-}
-private let sharedKeeper = Keeper<Int>()
+/// Keeps the continuations alive, so they time out rather than leak.
+private let sharedKept = Collected<SafeContinuation<Int, any Error>>()

@@ -7,6 +7,7 @@ import Musl
 import Darwin
 #endif
 import Testing
+import TestSupport
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct RegistryTests {
     /// The listed continuations created by `function` in this file.
@@ -20,11 +21,11 @@ import Testing
         PendingContinuations.isTracking = true
         defer { PendingContinuations.isTracking = false }
         let function = #function
-        let parked = Keeper<Int>()
+        let parked = Collected<SafeContinuation<Int, any Error>>()
         let line = #line + 3
         let waiters = [TaskPriority.low, .high, .medium].map { priority in
             Task(priority: priority) {
-                try await withSafeThrowingContinuation(timeout: .seconds(60)) { parked.keep($0) }
+                try await withSafeThrowingContinuation(timeout: .seconds(60)) { parked.append($0) }
             }
         }
         #expect(await eventually { parked.count == 3 })
@@ -36,7 +37,7 @@ import Testing
         #expect(listed.allSatisfy { $0.timeout == .seconds(60) })
         #expect(Set(listed.map(\.priority.rawValue)) == Set([TaskPriority.low, .high, .medium].map(\.rawValue)))
 
-        let continuations = parked.release()
+        let continuations = parked.removeAll()
         continuations[0].resume(returning: 1)
         #expect(Self.listed(by: function).count == 2, "a resumed continuation leaves the list at once")
         for continuation in continuations.dropFirst() { continuation.resume(returning: 2) }
@@ -68,11 +69,11 @@ import Testing
         PendingContinuations.isTracking = true
         defer { PendingContinuations.isTracking = false }
         let before = PendingContinuations.snapshot()
-        let kept = Keeper<Int>()
-        _ = await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(5)) { kept.keep($0) } }
+        let kept = Collected<SafeContinuation<Int, any Error>>()
+        _ = await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(5)) { kept.append($0) } }
         _ = await outcome { try await withSafeThrowingContinuation(timeout: .seconds(60)) { (_: SafeContinuation<Int, any Error>) in } }
         let cancelled = Task {
-            await outcome { try await withSafeThrowingContinuation(onCancel: {}) { kept.keep($0) } }
+            await outcome { try await withSafeThrowingContinuation(onCancel: {}) { kept.append($0) } }
         }
         #expect(await eventually { kept.count == 2 })
         cancelled.cancel()
@@ -83,17 +84,17 @@ import Testing
         #expect(after.timedOut >= before.timedOut + 1)
         #expect(after.leaked >= before.leaked + 1)
         #expect(after.cancelled >= before.cancelled + 1)
-        for continuation in kept.release() { #expect(!continuation.resume(returning: 0)) }
+        for continuation in kept.removeAll() { #expect(!continuation.resume(returning: 0)) }
         #expect(PendingContinuations.snapshot().lateResumes >= before.lateResumes + 2)
     }
 
     @Test func continuationsCreatedWhileTrackingIsOffAreNotListed() async throws {
         PendingContinuations.isTracking = false
-        let parked = Keeper<Int>()
-        let waiter = Task { try await withSafeThrowingContinuation { parked.keep($0) } }
+        let parked = Collected<SafeContinuation<Int, any Error>>()
+        let waiter = Task { try await withSafeThrowingContinuation { parked.append($0) } }
         #expect(await eventually { parked.count == 1 })
         #expect(Self.listed(by: #function).isEmpty)
-        parked.release()[0].resume(returning: 0)
+        parked.removeAll()[0].resume(returning: 0)
         _ = try await waiter.value
     }
 }

@@ -3,6 +3,7 @@ import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct ResumeTests {
     @Test func resumeFromADispatchQueue() async throws {

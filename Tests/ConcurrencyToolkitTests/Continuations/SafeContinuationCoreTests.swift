@@ -1,6 +1,7 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct SafeContinuationCoreTests {
     @Test func firstResumeWinsAndSecondIsReported() async throws {

@@ -2,6 +2,7 @@
 import ConcurrencyToolkitTesting
 import Foundation
 import Testing
+import TestSupport
 
 #if os(Linux)  // measures threads and memory through /proc
 extension TimingSensitive {
@@ -12,11 +13,11 @@ extension TimingSensitive {
         @Test func hundredThousandPendingContinuationsWithTimeouts() async throws {
             let threadsBefore = try Self.threadCount()
             let memoryBefore = try Self.residentBytes()
-            let parked = Keeper<Int>()
+            let parked = Collected<SafeContinuation<Int, any Error>>()
             let results = await withTaskGroup(of: Int.self) { group in
                 for _ in 0..<Self.count {
                     group.addTask {
-                        (try? await withSafeThrowingContinuation(timeout: .seconds(120)) { parked.keep($0) }) ?? -1
+                        (try? await withSafeThrowingContinuation(timeout: .seconds(120)) { parked.append($0) }) ?? -1
                     }
                 }
                 let allParked = await eventually(within: .seconds(120)) { parked.count == Self.count }
@@ -29,7 +30,7 @@ extension TimingSensitive {
                 // per timeout would be 100,000.
                 #expect(extraThreads < 1_000, "timeouts must not take a thread each (\(extraThreads) new threads)")
                 #expect(memoryPerWaiter < 16 * 1024, "\(memoryPerWaiter) bytes per waiting continuation")
-                for (n, continuation) in parked.release().enumerated() { continuation.resume(returning: n) }
+                for (n, continuation) in parked.removeAll().enumerated() { continuation.resume(returning: n) }
                 return await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(results.count == Self.count)
@@ -40,13 +41,13 @@ extension TimingSensitive {
 
         @Test func tenThousandTimeoutsFireFromOneTimer() async throws {
             let threadsBefore = try Self.threadCount()
-            let kept = Keeper<Int>()
+            let kept = Collected<SafeContinuation<Int, any Error>>()
             let clock = ContinuousClock()
             let start = clock.now
             let timedOut = await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<10_000 {
                     group.addTask {
-                        let result = await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(300)) { kept.keep($0) } }
+                        let result = await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(300)) { kept.append($0) } }
                         return (try? result.get()) == nil
                     }
                 }
@@ -55,7 +56,7 @@ extension TimingSensitive {
             #expect(timedOut == 10_000)
             #expect(clock.now - start >= .milliseconds(300))
             #expect(try Self.threadCount() - threadsBefore < 1_000)
-            _ = kept.release()
+            _ = kept.removeAll()
         }
 
         static func residentBytes() throws -> Int {

@@ -8,6 +8,7 @@ import Darwin
 import ConcurrencyToolkit
 import Dispatch
 import Testing
+import TestSupport
 
 /// `onCancel` is the one hook that stops the callback API whichever way the
 /// wait ends early: the task is cancelled, or the timeout passes. Exactly
@@ -127,20 +128,20 @@ import Testing
 
     @Test func timeoutStopsTheWorkOnceAmongManyWaiters() async throws {
         let stops = Counter()
-        let keeper = Keeper<Int>()
+        let keeper = Collected<SafeContinuation<Int, any Error>>()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<200 {
                 group.addTask {
                     _ = await outcome {
                         try await withSafeThrowingContinuation(timeout: .milliseconds(10), onCancel: { stops.increment() }) {
-                            keeper.keep($0)
+                            keeper.append($0)
                         }
                     }
                 }
             }
         }
         // Late resumes after the timeout are dropped and stop nothing.
-        for continuation in keeper.release() { #expect(!continuation.resume(returning: 0)) }
+        for continuation in keeper.removeAll() { #expect(!continuation.resume(returning: 0)) }
         #expect(stops.count == 200)
     }
 }

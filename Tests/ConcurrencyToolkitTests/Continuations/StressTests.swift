@@ -10,6 +10,7 @@ import Darwin
 #endif
 import Synchronization
 import Testing
+import TestSupport
 extension TimingSensitive {
     @Suite struct StressTests {
         /// 100,000 continuations, each resumed by `racers` threads at once.
@@ -22,16 +23,16 @@ extension TimingSensitive {
             let (checked, misuses) = await withContinuationMisuseRecorded { () async -> Int in
                 var checked = 0
                 for _ in 0..<(Self.total / Self.batch) {
-                    let parked = Keeper<Int>()
+                    let parked = Collected<SafeContinuation<Int, any Error>>()
                     // Each racer resumes with its own number; the waiter learns who won.
                     let winners = await withTaskGroup(of: Int.self) { group in
                         for _ in 0..<Self.batch {
                             group.addTask {
-                                (try? await withSafeThrowingContinuation { (c: SafeContinuation<Int, any Error>) in parked.keep(c) }) ?? -1
+                                (try? await withSafeThrowingContinuation { (c: SafeContinuation<Int, any Error>) in parked.append(c) }) ?? -1
                             }
                         }
                         _ = await eventually { parked.count == Self.batch }
-                        let continuations = parked.release()
+                        let continuations = parked.removeAll()
                         await Self.race(continuations, wins: wins)
                         return await group.reduce(into: [Int]()) { $0.append($1) }
                     }
@@ -116,12 +117,12 @@ extension TimingSensitive {
                 var outcomes: [String] = []
                 for round in 0..<rounds {
                     if round > 0, let deadline, ContinuousClock.now >= deadline { break }
-                    let parkings = (0..<batch).map { _ in Parking<Int>() }
+                    let parkings = (0..<batch).map { _ in Collected<SafeContinuation<Int, any Error>>() }
                     let waiters = parkings.map { parking in
                         Task {
                             let result = await outcome {
                                 try await withSafeThrowingContinuation(onCancel: { stops.increment() }) {
-                                    parking.park($0)
+                                    parking.append($0)
                                 }
                             }
                             switch result {
@@ -132,7 +133,7 @@ extension TimingSensitive {
                             }
                         }
                     }
-                    _ = await eventually { parkings.allSatisfy(\.isParked) }
+                    _ = await eventually { parkings.allSatisfy { $0.count > 0 } }
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         // Two serial queues: each gets its own thread, so the two
                         // sides really run at once (concurrentPerform may not).
@@ -145,7 +146,7 @@ extension TimingSensitive {
                                     lockstep.arrive(side, at: index)
                                     if side == 0 {
                                         waiters[index].cancel()
-                                    } else if let continuation = parkings[index].takeNow(), index.isMultiple(of: 2) {
+                                    } else if let continuation = parkings[index].removeFirst(), index.isMultiple(of: 2) {
                                         if continuation.resume(returning: index) { wins.increment() }
                                     }  // odd: the last copy goes here
                                 }

@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// The scheduler's heap without clocks or threads.
 @Suite struct TimeoutHeapTests {

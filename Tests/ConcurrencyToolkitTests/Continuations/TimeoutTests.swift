@@ -1,15 +1,16 @@
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 extension TimingSensitive {
     @Suite struct TimeoutTests {
         @Test func waiterThrowsTimedOutNearItsDeadline() async {
             let clock = ContinuousClock()
-            let parking = Parking<Int>()
+            let parking = Collected<SafeContinuation<Int, any Error>>()
             let start = clock.now
             let (result, misuses) = await withContinuationMisuseRecorded {
                 await outcome {
-                    try await withSafeThrowingContinuation(timeout: .milliseconds(50)) { parking.park($0) }
+                    try await withSafeThrowingContinuation(timeout: .milliseconds(50)) { parking.append($0) }
                 }
             }
             let elapsed = clock.now - start
@@ -22,13 +23,13 @@ extension TimingSensitive {
         }
 
         @Test func lateResumeAfterTimeoutIsDroppedSilentlyAndCounted() async throws {
-            let parking = Parking<Int>()
+            let parking = Collected<SafeContinuation<Int, any Error>>()
             let lateBefore = PendingContinuations.snapshot().lateResumes
             let (result, misuses) = await withContinuationMisuseRecorded { () async -> Result<Int, any Error> in
                 let waiter = Task {
-                    await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(20)) { parking.park($0) } }
+                    await outcome { try await withSafeThrowingContinuation(timeout: .milliseconds(20)) { parking.append($0) } }
                 }
-                let continuation = await parking.take()
+                let continuation = await parking.next()
                 let result = await waiter.value
                 #expect(continuation?.resume(returning: 7) == false, "a resume after the timeout must lose")
                 return result
@@ -63,14 +64,14 @@ extension TimingSensitive {
 
         @Test func scrambledDeadlinesEachFireNearTheirOwnDeadline() async {
             let delays = [90, 10, 50, 30, 70].map { Duration.milliseconds($0) }
-            let kept = Keeper<Int>()  // alive past the deadline: time out, not leak
+            let kept = Collected<SafeContinuation<Int, any Error>>()  // alive past the deadline: time out, not leak
             let clock = ContinuousClock()
             let start = clock.now
             let finished = await withTaskGroup(of: (Duration, Duration, Bool).self) { group in
                 for delay in delays {
                     group.addTask {
                         let result = await outcome {
-                            try await withSafeThrowingContinuation(timeout: delay) { kept.keep($0) }
+                            try await withSafeThrowingContinuation(timeout: delay) { kept.append($0) }
                         }
                         let timedOut = (try? result.get()) == nil
                         return (delay, clock.now - start, timedOut)
@@ -84,7 +85,7 @@ extension TimingSensitive {
                 #expect(elapsed >= delay, "a \(delay) timeout fired after only \(elapsed)")
                 #expect(elapsed < delay + .seconds(1), "a \(delay) timeout fired after \(elapsed)")
             }
-            _ = kept.release()
+            _ = kept.removeAll()
         }
     }
 }

@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 extension TimingSensitive {
     /// The shared timer itself, without the cooperative pool's scheduling

@@ -1,5 +1,6 @@
 import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 #if os(macOS) || os(Linux)  // exit tests: Apple's other platforms have none
 /// The trapping handler crashes the process like `CheckedContinuation` does.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 @Suite struct ChromeTraceJSONTests {
     /// The parsed `traceEvents` array.

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// ThreadSanitizer makes every atomic load a call into its runtime (≈50x),
 /// so timing bounds are meaningless under it; its link-time symbol tells.
-private let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil
 
 /// CPU time this thread has used: unlike wall time, it does not grow when
 /// other processes take the cores.
@@ -48,7 +48,7 @@ private func threadCPUTime() -> Duration {
     /// into the inactive path. Measured in this thread's CPU time, best of
     /// three, so a machine loaded by other builds does not make it flake.
     /// The release-mode number is in the issue note.
-    @Test(.disabled(if: underThreadSanitizer, "timing is meaningless under ThreadSanitizer"))
+    @Test(.disabled(if: isRunningUnderThreadSanitizer, "timing is meaningless under ThreadSanitizer"))
     func inactiveEmitIsCheap() {
         let iterations = 1_000_000
         var best = Duration.seconds(1_000)

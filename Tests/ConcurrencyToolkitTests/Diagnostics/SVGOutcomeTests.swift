@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// What the SVG must show without hovering: how each thing ended, names
 /// that are whole, and short phases large enough to read.

@@ -6,6 +6,7 @@ import FoundationXML
 #endif
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// Collects what the exports promise: rows, bars, outcomes, and every text.
 final class SVGReader: NSObject, XMLParserDelegate {

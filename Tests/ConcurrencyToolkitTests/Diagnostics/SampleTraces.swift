@@ -1,4 +1,5 @@
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// Hand-built traces with known answers, so the exports are checked against
 /// numbers worked out by hand rather than against their own output.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// Dispatch moves its worker threads between the main queue, executor lanes
 /// and other queues. Every export must draw and count each event under what

@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// The one description of every row and mark: each is complete and told
 /// apart from the others, so a kind added there shows in every export.

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// A stand-in for a toolkit job: captures the recording in the caller's task,
 /// runs `work` on a serial Dispatch queue (its own thread), and reports the

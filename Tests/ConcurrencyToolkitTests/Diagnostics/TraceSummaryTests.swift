@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 @Suite struct TraceSummaryTests {
     let summary = SampleTraces.mixed.summary()

@@ -7,6 +7,7 @@ import FoundationXML
 #endif
 
 @testable import ConcurrencyToolkit
+import TestSupport
 
 /// The exports of a real recording (jobs on a width-2 executor) show work on
 /// more than one thread, and a row per lane.

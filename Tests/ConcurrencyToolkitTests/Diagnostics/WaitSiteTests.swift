@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 import Testing
+import TestSupport
 
 /// Every toolkit API that waits names the caller's line, not its own, in a
 /// trace, its summary and the pending registry.

@@ -8,6 +8,7 @@ import Darwin
 @testable import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 /// The limiter behind the default stderr handler: the pure state machine
 /// first, then the storage with a hand-driven clock and timer, then the real

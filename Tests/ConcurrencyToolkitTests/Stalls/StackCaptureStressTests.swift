@@ -1,3 +1,4 @@
+import TestSupport
 #if os(Linux) && canImport(Glibc)
 @testable import ConcurrencyToolkit
 import Dispatch

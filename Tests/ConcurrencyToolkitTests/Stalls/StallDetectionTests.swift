@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// The detector end to end, each test in a child process of its own.
 @Suite struct StallDetectionTests {
@@ -31,7 +32,7 @@ import Darwin
         #expect((main.first?.milliseconds ?? 0) >= 300, "\(stalls)")
         // ThreadSanitizer defers signals and its runtime frames stop the
         // unwinder: there the stall is detected, its stacks are not taken.
-        guard !runsUnderThreadSanitizer else { return }
+        guard !isRunningUnderThreadSanitizer else { return }
         #expect(main.first?.frames.contains { $0.contains("blockThread(milliseconds:)") } == true, "\(stalls)")
         #expect(main.first?.frames.contains { $0.contains("blockTheMainActorFor400ms()") } == true, "\(stalls)")
     }
@@ -58,7 +59,7 @@ import Darwin
         let stalls = RecordedStall.parse(result.standardErrorContent)
         let pool = stalls.filter { $0.kind == "cooperativePoolBlocked" }
         #expect(pool.count >= 1, "\(stalls)")
-        guard !runsUnderThreadSanitizer else { return }
+        guard !isRunningUnderThreadSanitizer else { return }
         #expect(pool.contains { $0.frames.contains { $0.contains("blockEveryPoolThread()") } }, "\(stalls)")
         #expect(pool.allSatisfy { !$0.isOngoing }, "\(stalls)")
         // On Linux an async main hands the main queue to the pool's workers
@@ -98,7 +99,7 @@ import Darwin
         // The stacks were really captured while the job polled (a stall seen
         // only once it ended is captured by no signal, and would prove nothing).
         // ThreadSanitizer defers signals: no stacks there.
-        guard !runsUnderThreadSanitizer else { return }
+        guard !isRunningUnderThreadSanitizer else { return }
         #expect(stalls.contains { $0.frames.contains { $0.contains("blockEveryPoolThread()") } }, "\(text)")
     }
 

@@ -1,6 +1,7 @@
 @testable import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 /// The report's text and its routing.
 @Suite struct StallReportTests {

@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// Stall tests run in a child process (an exit test), where no other test
 /// blocks the pool or the main actor at the same time. The child writes one
@@ -70,5 +71,3 @@ func blockEveryPoolThread() {
     blockThread(milliseconds: 500)
 }
 
-/// Whether this process runs under ThreadSanitizer (its runtime is linked in).
-let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil

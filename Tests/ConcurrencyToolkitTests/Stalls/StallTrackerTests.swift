@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// The watchdog's decisions, without threads or clocks (nanoseconds as plain numbers).
 @Suite struct StallTrackerTests {

@@ -1,5 +1,6 @@
 #if os(Linux)
 @testable import ConcurrencyToolkit
+import TestSupport
 import Foundation
 import Synchronization
 import Testing

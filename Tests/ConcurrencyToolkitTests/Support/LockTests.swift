@@ -1,6 +1,7 @@
 import ConcurrencyToolkit
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct LockTests {
     @Test func withLockReturnsWhatTheBodyReturnsAndKeepsItsChanges() {

@@ -36,3 +36,4 @@ import Testing
     }
 }
 #endif
+import TestSupport

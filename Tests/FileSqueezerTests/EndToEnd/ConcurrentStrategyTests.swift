@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// `--strategy concurrent`, the talk's plain-Swift fix of stage 2: a

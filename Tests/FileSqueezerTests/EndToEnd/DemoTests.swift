@@ -1,6 +1,5 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     @Suite("End to end: --demo and --make-corpus")

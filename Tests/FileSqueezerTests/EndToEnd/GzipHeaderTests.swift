@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// gzip's header conventions: the original's name and modification time
@@ -77,13 +77,5 @@ extension EndToEnd {
                 #expect(try fileStatus(restored).st_mtim.tv_sec == Self.modified.0, "\(name): time from the header")
             }
         }
-    }
-}
-
-extension GzipHeader {
-    init(flags: UInt8, modificationTime: UInt32, name: [UInt8]?) {
-        self.flags = flags
-        self.modificationTime = modificationTime
-        self.name = name
     }
 }

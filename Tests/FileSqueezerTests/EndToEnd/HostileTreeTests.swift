@@ -1,13 +1,5 @@
-import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-@testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// A tree someone else changes during the run (issue 20): the run walks

@@ -1,13 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TestSupport
 
 extension EndToEnd {
     /// The `.gz` keeps its original's modification and access times, mode,

@@ -1,6 +1,5 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// More jobs than the machine or the open-file limit can carry: one note,

@@ -1,6 +1,5 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// On a terminal the display redraws live bars; `script` gives the binary a

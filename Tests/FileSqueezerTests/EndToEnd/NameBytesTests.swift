@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// File names are bytes: names that are not UTF-8 are compressed like

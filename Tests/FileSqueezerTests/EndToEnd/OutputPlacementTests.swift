@@ -1,13 +1,6 @@
-import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// Where and how a `.gz` is put in place (issue 20): relative to the

@@ -1,6 +1,5 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
+import TestSupport
 
 #if os(Linux)
 extension EndToEnd {

@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// The outputs are real gzip: system gzip verifies and decompresses them.

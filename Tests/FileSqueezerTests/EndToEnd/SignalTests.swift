@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// Every signal that stops a run ends it the same way: work cancelled,

@@ -1,13 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TestSupport
 
 extension EndToEnd {
     /// `--detect-stalls` (and `--stats`, `--trace`, `--timeline`) start the
@@ -17,7 +10,7 @@ extension EndToEnd {
     struct StallDetectorTests {
         /// ThreadSanitizer defers signals, so the detector takes no stacks
         /// there (Documentation/StallDetection.md): blame is not checked.
-        static let takesStacks = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil
+        static let takesStacks = !isRunningUnderThreadSanitizer
 
         /// `files` files of `megabytes` each that take a while at level 9
         /// (about 0.25 s per MB unloaded, in a debug build): a whole file

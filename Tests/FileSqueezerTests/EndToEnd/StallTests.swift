@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// The talk's lesson, measured by the main-actor heartbeat: compressing on

@@ -1,6 +1,5 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// `--synchronous`, as gzip spells it: each `.gz` is flushed (`fsync`)

@@ -1,6 +1,5 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// The live display where the cursor cannot move: plain lines.

@@ -1,6 +1,5 @@
-import Foundation
 import Testing
-@testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// `--trace`, `--timeline` and `--stats` record the run with the toolkit's Diagnostics.

@@ -1,13 +1,6 @@
-import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import FileSqueezerCore
+import TestSupport
 
 extension EndToEnd {
     /// A file found and not compressed is a documented skip or a failure

@@ -62,6 +62,9 @@ indirect enum JSONText {
         }
     }
 
+    /// RFC 8259's string escaping. The toolkit writes the same rule for its
+    /// trace JSON, internally; the app uses only the toolkit's public API, and
+    /// a JSON escaper is no concurrency tool to publish, so it is written here too.
     private static func quote(_ value: String, into text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {

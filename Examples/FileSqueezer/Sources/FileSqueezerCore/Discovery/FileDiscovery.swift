@@ -16,9 +16,9 @@ import Darwin
 /// for note in discovery.notes { print(note) }        // "link.txt: is a symbolic link - ignored"
 /// for failure in discovery.failures { print(failure) } // "sub/a.txt: cannot inspect: Permission denied"
 /// ```
-public struct Discovery: Sendable {
-    public var plans: [FilePlan] = []
-    public var notes: [String] = []
+struct Discovery: Sendable {
+    var plans: [FilePlan] = []
+    var notes: [String] = []
     /// Entries found and not compressed for a reason other than a documented
     /// skip: each names the entry and why; the run counts them as failed.
     ///
@@ -26,7 +26,7 @@ public struct Discovery: Sendable {
     /// for failure in discovery.failures { print("\(failure.path): \(failure.reason ?? "")") }
     /// // "locked: cannot open the folder: Permission denied"
     /// ```
-    public var failures: [FileOutcome] = []
+    var failures: [FileOutcome] = []
     /// Temporary files of killed runs that discovery removed (only provably
     /// ours, in folders the run writes to: ``StaleTemporary``); ``notes``
     /// says so in one line.
@@ -34,7 +34,7 @@ public struct Discovery: Sendable {
     /// ```swift
     /// print(discovery.staleRemoved)   // ["sub/.squeeze-4242-9f86d081884c7d65"]
     /// ```
-    public var staleRemoved: [String] = []
+    var staleRemoved: [String] = []
     /// The `--output` folder, if any (it knows the folders the run made).
     var outputRoot: OutputFolder?
     /// How many folders the run's `.gz` files go to that are not open yet:
@@ -48,7 +48,7 @@ public struct Discovery: Sendable {
 /// do { _ = try discoverFiles(in: path, recursive: false, output: nil) }
 /// catch { print("file-squeezer: \(error)") }   // "/tmp/x: no such folder"
 /// ```
-public enum FolderError: Error, Equatable, CustomStringConvertible {
+enum FolderError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case notAFolder(String)
     case unreadable(String, errno: Int32)
@@ -61,7 +61,7 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
     /// ```
     case unusableOutput(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .missing(let path): "\(path): no such folder"
         case .notAFolder(let path): "\(path): not a folder (give the folder that holds the files)"
@@ -98,7 +98,7 @@ public enum FolderError: Error, Equatable, CustomStringConvertible {
 /// with a note; a killed run's removed: ``Discovery/staleRemoved``), and,
 /// when `output` lies inside `folder`, the output folder itself (with a
 /// note: it existed before the run, since discovery comes first).
-public func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
+func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
     let root: Folder
     do {
         root = try Folder.open(folder, shown: absolutePath(folder))
@@ -268,19 +268,4 @@ private func listFolder(_ folder: Folder) -> Result<[[UInt8]], Errno> {
         if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
     }
     return .success(names)
-}
-
-/// `path` made absolute and without a trailing slash (symlinks resolved when
-/// the path exists), for messages; bytes in ``FileName/display(_:)`` form.
-func absolutePath(_ path: String) -> String {
-    let bytes = FileName.bytes(path)
-    if let resolved = withCName(bytes, { realpath($0, nil) }) {
-        defer { free(resolved) }
-        return FileName.display(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
-    }
-    var trimmed = path
-    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-    if trimmed.hasPrefix("/") { return trimmed }
-    let cwd = getcwd(nil, 0).map { pointer in defer { free(pointer) }; return String(cString: pointer) } ?? "."
-    return cwd + "/" + trimmed
 }

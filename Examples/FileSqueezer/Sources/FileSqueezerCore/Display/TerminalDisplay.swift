@@ -11,11 +11,11 @@
 /// - `.quiet`: failures only.
 /// Failures always go to standard error, naming the file and the reason.
 @MainActor
-public final class TerminalDisplay {
+final class TerminalDisplay {
     /// How much to show; see the type's description.
-    public enum Mode: Sendable { case live, lines, quiet }
+    enum Mode: Sendable { case live, lines, quiet }
 
-    public let mode: Mode
+    let mode: Mode
     /// The display width of each line drawn last time: after a resize the
     /// terminal may have re-wrapped them, and erasing must cover every row.
     private var drawnWidths: [Int] = []
@@ -23,7 +23,7 @@ public final class TerminalDisplay {
     private let minimumInterval = Duration.milliseconds(33)
     private var lastState: CompressionState?
 
-    public init(mode: Mode) { self.mode = mode }
+    init(mode: Mode) { self.mode = mode }
 
     func fileFinished(_ outcome: FileOutcome, state: CompressionState) {
         switch outcome.status {

@@ -16,6 +16,6 @@ func compressWholeFile(
     _ index: Int, _ plan: FilePlan, with compressor: FileCompressor, channels: any CompressionEvents,
     isCancelled: () -> Bool
 ) -> FileOutcome {
-    SegmentedFile(wholeFile: index, plan: plan, compressor: compressor, events: channels)
+    SegmentedFile(streaming: index, plan: plan, compressor: compressor, events: channels)
         .compressWhole(isCancelled: isCancelled)
 }

@@ -7,38 +7,38 @@
 ///
 /// After an interrupt, ``interrupted`` is `true` and ``files`` holds what
 /// finished (and what was cancelled mid-file); the rest count in ``notFinished``.
-public struct RunReport: Sendable, Codable, Equatable {
-    public var strategy: Strategy
-    public var placement: DeflatePlacement
-    public var jobs: Int
-    public var level: Int
-    public var compressed: Int
-    public var failed: Int
+struct RunReport: Sendable, Codable, Equatable {
+    var strategy: Strategy
+    var placement: DeflatePlacement
+    var jobs: Int
+    var level: Int
+    var compressed: Int
+    var failed: Int
     /// Files neither compressed nor failed: the run was interrupted first.
-    public var notFinished: Int
-    public var bytesIn: Int64
-    public var bytesOut: Int64
+    var notFinished: Int
+    var bytesIn: Int64
+    var bytesOut: Int64
     /// Compressed size over original size (0.25 means four times smaller).
-    public var ratio: Double
-    public var wallSeconds: Double
+    var ratio: Double
+    var wallSeconds: Double
     /// How many cores the run kept busy: 1 is sequential. `file-squeezer`
     /// measures it as the process's CPU time over the wall time, so it never
     /// exceeds the core count however many jobs wait for a core;
     /// ``Squeezer/run(_:)`` alone gives the sum of per-file compression
     /// times over wall time, which counts such waiting too.
-    public var parallelism: Double
+    var parallelism: Double
     /// Longest time the main actor could not run anything, in milliseconds.
-    public var longestMainActorStallMilliseconds: Double
-    public var interrupted: Bool
+    var longestMainActorStallMilliseconds: Double
+    var interrupted: Bool
     /// The signal that stopped the run ("SIGINT", "SIGTERM", ...), if one did.
-    public var signal: String? = nil
-    public var notes: [String]
-    public var files: [FileOutcome]
+    var signal: String? = nil
+    var notes: [String]
+    var files: [FileOutcome]
     /// What the toolkit's `StallDetector` saw, when the run started it
     /// (`--detect-stalls`, `--stats`, `--trace`, `--timeline`): every stall
     /// of 250 ms or more, in the order they began. Nil when it did not run.
-    public var stalls: [RunStall]? = nil
+    var stalls: [RunStall]? = nil
 
     /// 0: every file compressed; 1: some file failed (a signal N makes it 128 + N, set by the caller).
-    public var exitStatus: Int32 { failed > 0 ? 1 : 0 }
+    var exitStatus: Int32 { failed > 0 ? 1 : 0 }
 }

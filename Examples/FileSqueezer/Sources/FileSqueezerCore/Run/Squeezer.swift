@@ -16,12 +16,12 @@ import ConcurrencyToolkit
 /// temporary files are removed, files not started are counted in
 /// ``RunReport/notFinished``, and ``RunReport/interrupted`` is `true`.
 @MainActor
-public final class Squeezer {
-    public let state = CompressionState()
-    public let strategy: Strategy
-    public let jobs: Int
-    public let compressor: FileCompressor
-    public let placement: DeflatePlacement
+final class Squeezer {
+    let state = CompressionState()
+    let strategy: Strategy
+    let jobs: Int
+    let compressor: FileCompressor
+    let placement: DeflatePlacement
     private let display: TerminalDisplay
     /// Whether ``RunReport/files`` lists every file (the default) or only
     /// the failed ones. A run over very many files that nobody will list
@@ -30,9 +30,9 @@ public final class Squeezer {
     /// ```swift
     /// squeezer.keepsEveryOutcome = false      // report.files: failures only
     /// ```
-    public var keepsEveryOutcome = true
+    var keepsEveryOutcome = true
 
-    public init(
+    init(
         strategy: Strategy, jobs: Int, compressor: FileCompressor,
         placement: DeflatePlacement = .lanes, display: TerminalDisplay
     ) {
@@ -43,7 +43,7 @@ public final class Squeezer {
         self.display = display
     }
 
-    public func run(_ discovery: Discovery) async -> RunReport {
+    func run(_ discovery: Discovery) async -> RunReport {
         let plans = discovery.plans
         state.start(plans)
         let log = SqueezeLog(fileCount: plans.count, keepsEveryOutcome: keepsEveryOutcome)

@@ -10,26 +10,26 @@ import ConcurrencyToolkit
 /// }
 /// // mainActorBlocked 1410.2 compressWholeFile(_:_:with:channels:isCancelled:) at Examples/...
 /// ```
-public struct RunStall: Sendable, Codable, Equatable {
+struct RunStall: Sendable, Codable, Equatable {
     /// `mainActorBlocked` or `cooperativePoolBlocked`: the toolkit's
     /// `ConcurrencyStall.Kind` names.
-    public var kind: String
+    var kind: String
     /// For a pool stall, the priority whose jobs did not start (`high`,
     /// `medium`, `low`); nil for the main actor.
-    public var priority: String?
+    var priority: String?
     /// How long no job ran: the whole stall, or, if it still lasted when the
     /// run ended (``ongoing``), as much of it as the detector had seen.
-    public var milliseconds: Double
+    var milliseconds: Double
     /// The stall had not ended when the detector was stopped.
-    public var ongoing: Bool
+    var ongoing: Bool
     /// The innermost frame, in the app's own code, of the thread that was
     /// blocking: the function that made the blocking call. Nil when no stack
     /// was taken (a stall that began and ended between two of the
     /// detector's looks, or a platform without backtraces).
-    public var blockedIn: String?
+    var blockedIn: String?
     /// The blocking thread's frames, innermost first (the C library's and
     /// zlib's included: they say how it blocked), as the detector reported them.
-    public var backtrace: [String]
+    var backtrace: [String]
 
     /// A stall report turned into an entry of the run's report.
     ///
@@ -37,7 +37,7 @@ public struct RunStall: Sendable, Codable, Equatable {
     /// let entry = RunStall(ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(400)))
     /// // entry.kind == "mainActorBlocked", entry.milliseconds == 400
     /// ```
-    public init(_ stall: ConcurrencyStall) {
+    init(_ stall: ConcurrencyStall) {
         kind = "\(stall.kind)"
         priority = stall.priority.map(Self.name)
         milliseconds = stall.duration.seconds * 1000

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A `Mutex` whose hand-offs ThreadSanitizer can see. The toolkit's own lock
-/// is internal to it, and this app uses only the toolkit's public API, as an
+/// is internal to it, and this app uses only the toolkit's API, as an
 /// app that depends on the package would; its locks are rarely contended.
 ///
 /// On Linux, `Mutex`'s contended path is a futex wait inside the

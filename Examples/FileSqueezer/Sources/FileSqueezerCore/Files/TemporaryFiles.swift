@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Every temporary output file that exists right now, so an interrupt can
+/// remove them all even if the job that made one never gets to run again.
+///
+/// ```swift
+/// let temporaryFiles = TemporaryFiles()
+/// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: temporaryFiles)
+/// // ... after the run, or on the way out after Ctrl-C:
+/// temporaryFiles.removeAll()
+/// ```
+///
+/// A named temporary is kept as its folder's descriptor and its name, and
+/// removed with `unlinkat`, so a folder moved meanwhile is still cleaned.
+/// An unnamed one (`O_TMPFILE`) is listed too, but there is nothing to
+/// remove: it vanishes with the process.
+final class TemporaryFiles: Sendable {
+    private struct Entry {
+        let folder: Folder
+        let name: [UInt8]?
+    }
+
+    private let entries = VisibleMutex<[Int: Entry]>([:])
+    private let lastID = Atomic<Int>(0)
+
+    init() {}
+
+    /// Registers a temporary in `folder`: named `name`, or unnamed when `nil`.
+    /// - Returns: The key that ``remove(_:)`` takes.
+    func insert(_ folder: Folder, _ name: [UInt8]?) -> Int {
+        let id = lastID.add(1, ordering: .relaxed).newValue
+        entries.withLock { $0[id] = Entry(folder: folder, name: name) }
+        return id
+    }
+
+    func remove(_ id: Int) { entries.withLock { _ = $0.removeValue(forKey: id) } }
+
+    /// The temporary files not yet moved into place or cleaned up: paths
+    /// for named ones, `FOLDER/(unnamed N)` for `O_TMPFILE` ones.
+    var current: Set<String> {
+        entries.withLock { entries in
+            Set(entries.map { id, entry in
+                entry.folder.path + "/" + (entry.name.map { FileName.display($0) } ?? "(unnamed \(id))")
+            })
+        }
+    }
+
+    /// Unlinks every registered named temporary file. Safe to call from any
+    /// thread, more than once, and while jobs are still winding down.
+    func removeAll() {
+        let all = entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries
+        }
+        for entry in all.values {
+            if let name = entry.name { _ = withCName(name) { unlinkat(entry.folder.descriptor, $0, 0) } }
+        }
+    }
+}
