@@ -61,6 +61,12 @@ public enum StallDetector {
     /// quarter of the threshold.
     public static func start(threshold: Duration = defaultThreshold, probeInterval: Duration = defaultProbeInterval) {
         StallMonitor.shared.setProcessDemand(StallMonitor.Demand(threshold: threshold, interval: probeInterval))
+        // Called from a task on the main actor (an async `main`, a `@MainActor`
+        // task): the main queue is drained, so the main actor is watched from
+        // now on, even if it blocks before the probe's task first runs.
+        if MainQueue.isCurrent && withUnsafeCurrentTask(body: { $0 != nil }) {
+            StallMonitor.shared.watchdog?.armMainProbe()
+        }
     }
 
     /// Stops the detector started by ``start(threshold:probeInterval:)``:
