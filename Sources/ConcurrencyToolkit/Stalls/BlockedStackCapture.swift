@@ -28,7 +28,10 @@ enum BlockedStackCapture {
 
     /// The frames of `thread` asleep in `call`, or nil if it woke meanwhile
     /// (or its stack cannot be read).
-    static func capture(thread: UInt64, call: ThreadStatus.BlockedCall, regions: MemoryRegions) -> [UInt]? {
+    /// `isLastFrame`: see ``StackWalk/frames(programCounter:stackPointer:words:maxFrames:isInnermostCode:isLastFrame:isReturnAddress:)``.
+    static func capture(
+        thread: UInt64, call: ThreadStatus.BlockedCall, regions: MemoryRegions, isLastFrame: (UInt) -> Bool = { _ in false }
+    ) -> [UInt]? {
         guard let memory = ProcessMemory.shared, let stack = regions.region(containing: call.stackPointer) else {
             return nil
         }
@@ -43,7 +46,7 @@ enum BlockedStackCapture {
             StackWalk.frames(
                 programCounter: call.programCounter, stackPointer: call.stackPointer,
                 words: UnsafeBufferPointer(rebasing: all[..<(read / wordSize)]),
-                isInnermostCode: { regions.region(containing: $0)?.start == code }
+                isInnermostCode: { regions.region(containing: $0)?.start == code }, isLastFrame: isLastFrame
             ) { calls.isReturnAddress($0) }
         }
         // Still asleep in the same call at the same place: the stack did not move under the walk.

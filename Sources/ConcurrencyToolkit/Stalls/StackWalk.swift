@@ -11,8 +11,10 @@
 /// further up the stack, followed by a return address, whose own record is
 /// valid too): from there the frame-pointer chain is followed, which Swift
 /// code keeps, so stale words between frames are not mistaken for frames.
-/// Where the chain breaks (a frame without a frame pointer), the scan takes
-/// over again to the end of the stack.
+/// Where the chain ends early (an async function's frame, or one without a
+/// frame pointer), the scan takes over again, but its frames are kept only
+/// if it reaches the frame `isLastFrame` names (`swift_job_run`, for a
+/// thread running a Swift job): stale words would otherwise pass for frames.
 ///
 /// ```swift
 /// let frames = StackWalk.frames(programCounter: pc, stackPointer: sp, words: stack) { isAfterCall($0) }
@@ -30,7 +32,8 @@ enum StackWalk {
     /// counts, since the caller's locals may hold stale return addresses.
     static func frames(
         programCounter: UInt, stackPointer: UInt, words: UnsafeBufferPointer<UInt>, maxFrames: Int = 128,
-        isInnermostCode: (UInt) -> Bool = { _ in true }, isReturnAddress: (UInt) -> Bool
+        isInnermostCode: (UInt) -> Bool = { _ in true }, isLastFrame: (UInt) -> Bool = { _ in false },
+        isReturnAddress: (UInt) -> Bool
     ) -> [UInt] {
         let wordSize = UInt(MemoryLayout<UInt>.size)
         let top = stackPointer &+ UInt(words.count) &* wordSize
@@ -70,19 +73,23 @@ enum StackWalk {
             index += 1
         }
         guard var address = record else { return frames }
-        while frames.count < maxFrames, let returnAddress = word(at: address &+ wordSize), returnAddress != 0 {
+        while frames.count < maxFrames {
+            guard let returnAddress = word(at: address &+ wordSize), returnAddress != 0 else { break }
             frames.append(returnAddress)
-            guard let saved = word(at: address), saved != 0 else { return frames }
-            guard isLink(saved, above: address) else {
-                // The chain breaks: a frame without a frame pointer. Scan on.
-                var next = Int((address &- stackPointer) / wordSize) + 2
-                while next < words.count && frames.count < maxFrames {
-                    if isReturnAddress(words[next]) { frames.append(words[next]) }
-                    next += 1
-                }
-                return frames
-            }
+            guard let saved = word(at: address), isLink(saved, above: address) else { break }
             address = saved
+        }
+        // The chain ends (an async function's frame, or one without a frame
+        // pointer), maybe below the stack's end: scan on, up to the frame
+        // `isLastFrame` names (the job's entry), if any.
+        var next = Int((address &- stackPointer) / wordSize) + 2
+        var scanned: [UInt] = []
+        while next < words.count && frames.count + scanned.count < maxFrames {
+            if isReturnAddress(words[next]) {
+                scanned.append(words[next])
+                if isLastFrame(words[next]) { return frames + scanned }
+            }
+            next += 1
         }
         return frames
     }

@@ -106,7 +106,7 @@ struct StallBlame {
             case .unknown:
                 return nil
             case .blocked(let call):
-                guard let frames = BlockedStackCapture.capture(thread: id, call: call, regions: regions) else { continue }
+                guard let frames = BlockedStackCapture.capture(thread: id, call: call, regions: regions, isLastFrame: isInSwiftJobRun) else { continue }
                 let label = id == mainActorThread ? mainQueue : 0
                 return (ThreadStackCapture.Capture(addresses: frames, queueLabel: label), call.number >= 0 ? call.number : nil)
             case .running:

@@ -53,9 +53,13 @@ final class StallProbe: Sendable {
     /// runs: where the caller knows it will be run (the main actor, when the
     /// detector is started on it), a block that begins before the task's
     /// first run is then a stall from `now` on.
-    func arm(now: UInt64) {
+    /// `thread` is the caller's, which runs the probe's executor now.
+    func arm(now: UInt64, thread: UInt64) {
         state.withLock { state in
-            if state.parked == nil && state.answered == nil { state.sentAt = now }
+            if state.parked == nil && state.answered == nil {
+                state.sentAt = now
+                state.thread = thread
+            }
         }
     }
 

@@ -123,7 +123,8 @@ final class StallWatchdog: Sendable {
     }
 
     /// Counts the main probe's task as a probe sent now (see ``StallProbe/arm(now:)``).
-    func armMainProbe() { mainProbe.arm(now: MonotonicClock.now) }
+    /// Call on the main actor: the calling thread is the main actor's.
+    func armMainProbe() { mainProbe.arm(now: MonotonicClock.now, thread: CurrentThread.id) }
 
     private func run() {
         let blame = StallBlame(signal: signal)
