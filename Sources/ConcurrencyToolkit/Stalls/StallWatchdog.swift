@@ -12,7 +12,7 @@ import Synchronization
 /// a blocked pool cannot block it), that every probe interval sends a probe
 /// to the main actor and one to the pool at each of the priorities
 /// ``poolPriorities``, turns late probes into stall
-/// reports (``StallTracker``), blames the blocking threads
+/// reports (``StallStateMachine``), blames the blocking threads
 /// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
 ///
 /// ```swift
@@ -28,6 +28,12 @@ final class StallWatchdog: Sendable {
         var interval: UInt64
         /// The process-wide handler's threshold, when the process started the detector.
         var processThreshold: Duration? = nil
+        /// Which change of the demands made it (``StallMonitor``); not compared.
+        var generation: UInt64 = 0
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.threshold == b.threshold && a.interval == b.interval && a.processThreshold == b.processThreshold
+        }
     }
 
     let configuration: Lock<Configuration>
@@ -77,8 +83,8 @@ final class StallWatchdog: Sendable {
         let probe: StallProbe
         let kind: ConcurrencyStall.Kind
         let priority: TaskPriority?
-        var tracker = StallTracker()
-        var action = StallTracker.Action.none
+        var tracker = StallStateMachine()
+        var action = StallStateMachine.Action.none
         /// The threads blamed for its ongoing stall.
         var blamed: [ConcurrencyStall.BlockedThread] = []
         /// Whether its ongoing stall was reported while it lasted (``longStall(threshold:)``).
