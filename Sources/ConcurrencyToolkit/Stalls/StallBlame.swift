@@ -10,22 +10,31 @@ import Runtime
 #endif
 
 /// Who blocks: the threads whose stacks a stall report shows, captured while
-/// the stall lasts (on the watchdog thread).
+/// the stall lasts (on the watchdog thread), without changing what they do.
 ///
 /// Every thread of the process (from `/proc/self/task`) but the watchdog and
 /// the threads running blocking work (``BlockingThreads``: executor lanes,
-/// which are never the pool's, and whose `poll` or `usleep` a signal would
-/// cut short) is captured, one by one, with the Dispatch queue it drains; a thread whose
-/// stack has no `swift_job_run` frame runs no Swift job and is dropped
-/// (found with `dladdr`, before any symbolication, the slow part). Then
-/// - main actor: the thread draining the main queue. That is the main
-///   thread only while the main thread runs a run loop: an async `main`
-///   calls `dispatch_main()`, and from then on a worker thread drains it.
+/// never the pool's) is looked at, one by one:
+/// - asleep in the kernel (a `read`, `poll`, `usleep`, a lock): its stack is
+///   read from memory (``BlockedStackCapture``). No signal, no stop: the
+///   call goes on as if nobody looked. The report names the call.
+/// - running: it is signalled (``ThreadStackCapture``). It is in user space,
+///   where a signal interrupts no call; only a thread that enters the kernel
+///   in the microseconds between the look and the signal can be interrupted
+///   (``ThreadStackCapture/interruptedCalls`` counts those).
+///
+/// A thread whose stack has no `swift_job_run` frame runs no Swift job and
+/// is dropped (found with `dladdr`, before any symbolication, the slow
+/// part). Then
+/// - main actor: the thread draining the main queue (for a signalled thread,
+///   its Dispatch queue says so; for one read from memory, it is the thread
+///   that ran the last main-actor job). That is the main thread only while
+///   the main thread runs a run loop: an async `main` calls
+///   `dispatch_main()`, and from then on a worker thread drains it.
 /// - pool: the threads running a Swift job that are not draining the main queue.
 ///
-/// Listing every thread costs a signal per thread, once per stall: nothing
-/// while no stall lasts. Stacks are taken on Linux only
-/// (``ThreadStackCapture``); elsewhere the lists are empty.
+/// Costs nothing while no stall lasts. Stacks are taken on Linux only;
+/// elsewhere the lists are empty.
 ///
 /// ```swift
 /// let threads = StallBlame(signal: SIGPROF).blockingThreads(for: [.mainActorBlocked])
@@ -44,28 +53,35 @@ struct StallBlame {
         ownThread = CurrentThread.id
     }
 
-    func blockingThreads(for kinds: Set<ConcurrencyStall.Kind>) -> [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] {
+    /// The threads blocking each of `kinds`, with their frames.
+    /// `mainActorThread` is the thread that last ran a main-actor job (the
+    /// main probe notes it): a thread asleep in the kernel is captured from
+    /// memory, which cannot tell which queue it drains, so that thread is
+    /// the main actor's.
+    func blockingThreads(
+        for kinds: Set<ConcurrencyStall.Kind>, mainActorThread: UInt64? = nil
+    ) -> [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
         guard canCapture, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [:] }
-        var captured: [(id: UInt64, capture: ThreadStackCapture.Capture)] = []
+        let mainQueue = ThreadStackCapture.mainQueueLabel
+        let regions = MemoryRegions.current()
+        var captured: [(id: UInt64, capture: ThreadStackCapture.Capture, call: Int?)] = []
         for id in Self.processThreads().filter({ $0 != ownThread }).prefix(256) {
-            // Asked just before each signal, not once before the loop: a
+            // Asked just before each capture, not once before the loop: a
             // capture can wait 200 ms, and a lane may start work meanwhile.
             if BlockingThreads.isRunning(id) { continue }
-            if let capture = ThreadStackCapture.capture(thread: Int32(truncatingIfNeeded: id)),
+            guard let (capture, call) = Self.capture(thread: id, regions: regions, mainActorThread: mainActorThread, mainQueue: mainQueue),
                 capture.addresses.contains(where: Self.isInSwiftJobRun)
-            {
-                captured.append((id, capture))
-            }
+            else { continue }
+            captured.append((id, capture, call))
         }
-        // Symbolicate after every capture, so the threads are interrupted close together.
-        let mainQueue = ThreadStackCapture.mainQueueLabel
+        // Symbolicate after every capture, so the threads are seen close together.
         let images = ImageMap.capture()
         var result: [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] = [:]
         for kind in kinds {
             var threads: [ConcurrencyStall.BlockedThread] = []
-            for (id, capture) in captured where (capture.queueLabel == mainQueue) == (kind == .mainActorBlocked) {
-                let lines = BacktraceSymbolication.stallFrames(of: capture.addresses, images: images).lines
+            for (id, capture, call) in captured where (capture.queueLabel == mainQueue) == (kind == .mainActorBlocked) {
+                let lines = BacktraceSymbolication.stallFrames(of: capture.addresses, images: images, systemCall: call)
                 threads.append(ConcurrencyStall.BlockedThread(id: id, backtrace: lines))
             }
             result[kind] = threads
@@ -75,6 +91,34 @@ struct StallBlame {
         return [:]
         #endif
     }
+
+    #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+    /// One thread's stack, and the system call it sleeps in. A thread asleep
+    /// in the kernel is read from memory and never signalled; only a running
+    /// thread (in user space, where a signal interrupts no call) is signalled.
+    /// A thread that wakes or falls asleep while it is looked at is looked at
+    /// again, twice at most.
+    private static func capture(
+        thread id: UInt64, regions: MemoryRegions, mainActorThread: UInt64?, mainQueue: UInt
+    ) -> (ThreadStackCapture.Capture, Int?)? {
+        for _ in 0..<3 {
+            switch ThreadStatus.of(thread: id) {
+            case .unknown:
+                return nil
+            case .blocked(let call):
+                guard let frames = BlockedStackCapture.capture(thread: id, call: call, regions: regions, isLastFrame: isInSwiftJobRun) else { continue }
+                let label = id == mainActorThread ? mainQueue : 0
+                return (ThreadStackCapture.Capture(addresses: frames, queueLabel: label), call.number >= 0 ? call.number : nil)
+            case .running:
+                guard let capture = ThreadStackCapture.capture(thread: Int32(truncatingIfNeeded: id), onlyIfRunning: true) else {
+                    continue
+                }
+                return (capture, nil)
+            }
+        }
+        return nil
+    }
+    #endif
 
     #if os(Linux) && canImport(Glibc)
     /// `dladdr(address, Dl_info *)`; `Dl_info` is four pointers (file name,

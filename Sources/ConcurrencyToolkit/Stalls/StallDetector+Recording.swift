@@ -30,6 +30,10 @@ extension StallDetector {
             await StallMonitor.shared.watchdog?.waitUntilProbesRun()
             let result = try await operation()
             await StallMonitor.shared.watchdog?.waitForLooks(2)
+            // A stall still lasting is reported with its length so far.
+            for stall in StallMonitor.shared.watchdog?.ongoingStalls() ?? [] where stall.duration >= threshold {
+                report(stall)
+            }
             return result
         }
     }

@@ -24,14 +24,22 @@ import Darwin
 /// A watchdog thread (a plain thread, outside the pool) sends a probe job to
 /// the main actor and one to the pool every `probeInterval`; a probe not
 /// started within `threshold` is a stall, which lasts until the probe runs.
-/// Each stall is reported while it lasts (once, with the blocking threads'
-/// stacks, captured then) and when it ends, to the ``ConcurrencyStallHandler``
-/// (by default, a `CONCURRENCY STALL:` block on standard error). A stall is
-/// seen within `threshold` + 2 × `probeInterval`.
+/// The blocking threads' stacks are captured while it lasts, and the stall
+/// is reported once, when it ends, with its whole length, to the
+/// ``ConcurrencyStallHandler`` (by default, a `CONCURRENCY STALL:` block on
+/// standard error). A stall that lasts 10 s is also reported while it lasts,
+/// and one still lasting at exit is reported then. A stall is seen within
+/// `threshold` + 2 × `probeInterval`.
 ///
-/// The main actor is watched once its first probe ran: a program whose main
-/// thread never drains the main queue (a command-line tool that never
-/// suspends on the main actor) has no main-actor stalls to report.
+/// It changes nothing in the program it watches: a thread asleep in the
+/// kernel (`read`, `poll`, `usleep`, a lock) is read from `/proc` and memory,
+/// never signalled or stopped, so its call keeps its whole length; only a
+/// running thread is signalled (Documentation/StallDetection.md).
+///
+/// The main actor is watched from `start()` on when `start()` is called from
+/// a task on the main actor (an async `main`, as above), so a block right
+/// after it is seen; otherwise once its first probe ran (a program whose main
+/// thread never drains the main queue has no main-actor stalls to report).
 ///
 /// Cost: nothing until started; then two probe jobs per interval and no
 /// allocation per probe (Documentation/StallDetection.md has the figures).
@@ -61,6 +69,12 @@ public enum StallDetector {
     /// quarter of the threshold.
     public static func start(threshold: Duration = defaultThreshold, probeInterval: Duration = defaultProbeInterval) {
         StallMonitor.shared.setProcessDemand(StallMonitor.Demand(threshold: threshold, interval: probeInterval))
+        // Called from a task on the main actor (an async `main`, a `@MainActor`
+        // task): the main queue is drained, so the main actor is watched from
+        // now on, even if it blocks before the probe's task first runs.
+        if MainQueue.isCurrent && withUnsafeCurrentTask(body: { $0 != nil }) {
+            StallMonitor.shared.watchdog?.armMainProbe()
+        }
     }
 
     /// Stops the detector started by ``start(threshold:probeInterval:)``:
@@ -85,22 +99,25 @@ public enum StallDetector {
     /// ```
     public static var isRunning: Bool { StallMonitor.shared.isRunning }
 
-    /// The signal used to capture a blocking thread's stack (Linux): by
-    /// default `SIGPROF`, the one signal besides the synchronous ones that
-    /// libdispatch leaves unblocked in its worker threads. Set it before the
-    /// first start; the handler, once installed, stays installed and chains
-    /// every signal it did not send to the handler installed before it.
+    /// The signal used to capture a *running* blocking thread's stack
+    /// (Linux): by default `SIGPROF`, the one signal besides the synchronous
+    /// ones that libdispatch leaves unblocked in its worker threads. Set it
+    /// before the first start; the handler, once installed, stays installed
+    /// and chains every signal it did not send to the handler installed
+    /// before it.
     ///
     /// ```swift
     /// StallDetector.captureSignal = SIGUSR2   // if the program profiles with SIGPROF (the main actor only, then)
     /// StallDetector.start()
     /// ```
     ///
-    /// A blocked thread receives one signal per stall: a system call that
-    /// the kernel does not restart (`nanosleep`, `sem_wait`, `usleep`)
-    /// returns early with `EINTR`, as it would under a profiler. A thread
-    /// that blocks this signal cannot be captured and is left out: with any
-    /// other signal than `SIGPROF`, that is every pool thread on Linux.
+    /// A thread asleep in the kernel never receives it: its stack is read
+    /// from memory, so no blocking call returns early. A running thread
+    /// receives one per stall, in user space, where it interrupts no call
+    /// (only one entering the kernel in the microseconds between the look
+    /// and the signal can be). A running thread that blocks this signal
+    /// cannot be captured and is left out: with any other signal than
+    /// `SIGPROF`, that is every running pool thread on Linux.
     public static var captureSignal: Int32 {
         get { StallMonitor.shared.signal }
         set { StallMonitor.shared.signal = newValue }

@@ -28,6 +28,7 @@ final class StallMonitor: Sendable {
         var nextID: UInt64 = 0
         var watchdog: StallWatchdog?
         var signal: Int32 = SIGPROF
+        var generation: UInt64 = 0
 
         var configuration: StallWatchdog.Configuration? {
             let all = Array(scoped.values) + (process.map { [$0] } ?? [])
@@ -54,8 +55,23 @@ final class StallMonitor: Sendable {
     var watchdog: StallWatchdog? { state.withLock { $0.watchdog } }
 
     func setProcessDemand(_ demand: Demand?) {
+        if demand != nil { Self.reportAtExit }
         update { $0.process = demand }
     }
+
+    /// At exit, a stall still lasting is reported to the process-wide
+    /// handler with its length so far (it never ended, so no ended report
+    /// would say it happened). Registered once, with the first start.
+    private static let reportAtExit: Void = {
+        atexit {
+            let monitor = StallMonitor.shared
+            let (watchdog, threshold) = monitor.state.withLock { ($0.watchdog, $0.process?.threshold) }
+            guard let watchdog, let threshold else { return }
+            for stall in watchdog.ongoingStalls() where stall.duration >= threshold {
+                ConcurrencyStallHandler.deliver(stall, processThreshold: threshold)
+            }
+        }
+    }()
 
     func addDemand(_ demand: Demand) -> UInt64 {
         var id: UInt64 = 0
@@ -72,22 +88,21 @@ final class StallMonitor: Sendable {
     }
 
     /// Changes the demands, then starts, reconfigures or stops the watchdog
-    /// (after unlocking).
+    /// after unlocking: no lock is taken inside another (the watchdog's
+    /// configuration has its own). Each change is numbered, so two changes
+    /// racing to the watchdog leave the later one's configuration.
     private func update(_ change: (inout State) -> Void) {
-        enum Action { case start(StallWatchdog), reconfigure(StallWatchdog), stop(StallWatchdog), none }
+        enum Action { case start(StallWatchdog), reconfigure(StallWatchdog, StallWatchdog.Configuration, UInt64), stop(StallWatchdog), none }
         let action = state.withLock { state -> Action in
             change(&state)
+            state.generation += 1
             switch (state.watchdog, state.configuration) {
             case (nil, let configuration?):
                 let watchdog = StallWatchdog(configuration: configuration, signal: state.signal)
                 state.watchdog = watchdog
                 return .start(watchdog)
             case (let watchdog?, let configuration?):
-                let changed = watchdog.configuration.withLock { current in
-                    defer { current = configuration }
-                    return current != configuration
-                }
-                return changed ? .reconfigure(watchdog) : .none
+                return .reconfigure(watchdog, configuration, state.generation)
             case (let watchdog?, nil):
                 state.watchdog = nil
                 return .stop(watchdog)
@@ -97,7 +112,14 @@ final class StallMonitor: Sendable {
         }
         switch action {
         case .start(let watchdog): watchdog.start()
-        case .reconfigure(let watchdog): watchdog.poke()
+        case .reconfigure(let watchdog, let configuration, let generation):
+            let changed = watchdog.configuration.withLock { current in
+                guard generation > current.generation, current != configuration else { return false }
+                current = configuration
+                current.generation = generation
+                return true
+            }
+            if changed { watchdog.poke() }
         case .stop(let watchdog): watchdog.stop()
         case .none: break
         }

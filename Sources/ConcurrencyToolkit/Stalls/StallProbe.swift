@@ -21,6 +21,9 @@ final class StallProbe: Sendable {
         var sentAt: UInt64?
         /// The last probe answered: when it was sent and when it ran.
         var answered: (sentAt: UInt64, ranAt: UInt64)?
+        /// The thread that ran the last answer (for the main probe: the
+        /// thread draining the main queue).
+        var thread: UInt64?
         var stopped = false
     }
 
@@ -28,15 +31,40 @@ final class StallProbe: Sendable {
 
     /// The task's loop; `isolation` is where it answers (pass `MainActor.shared`
     /// for the main actor, nil for the pool).
+    /// The task's first run answers the probe ``arm(now:)`` sent.
     func serve(isolation: isolated (any Actor)? = #isolation) async {
+        answer()
         while await withUnsafeContinuation(isolation: isolation, { park($0) }) {
-            let ranAt = MonotonicClock.now
-            state.withLock { state in
-                if let sentAt = state.sentAt { state.answered = (sentAt, ranAt) }
-                state.sentAt = nil
+            answer()
+        }
+    }
+
+    private func answer() {
+        let ranAt = MonotonicClock.now
+        let thread = CurrentThread.id
+        state.withLock { state in
+            if let sentAt = state.sentAt { state.answered = (sentAt, ranAt) }
+            state.sentAt = nil
+            state.thread = thread
+        }
+    }
+
+    /// Counts the task itself as a probe sent at `now`, before it first
+    /// runs: where the caller knows it will be run (the main actor, when the
+    /// detector is started on it), a block that begins before the task's
+    /// first run is then a stall from `now` on.
+    /// `thread` is the caller's, which runs the probe's executor now.
+    func arm(now: UInt64, thread: UInt64) {
+        state.withLock { state in
+            if state.parked == nil && state.answered == nil {
+                state.sentAt = now
+                state.thread = thread
             }
         }
     }
+
+    /// The thread that ran the probe last.
+    var lastThread: UInt64? { state.withLock { $0.thread } }
 
     private func park(_ continuation: UnsafeContinuation<Bool, Never>) {
         let stopped = state.withLock { state in

@@ -12,7 +12,7 @@ import Synchronization
 /// a blocked pool cannot block it), that every probe interval sends a probe
 /// to the main actor and one to the pool at each of the priorities
 /// ``poolPriorities``, turns late probes into stall
-/// reports (``StallTracker``), blames the blocking threads
+/// reports (``StallStateMachine``), blames the blocking threads
 /// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
 ///
 /// ```swift
@@ -28,6 +28,12 @@ final class StallWatchdog: Sendable {
         var interval: UInt64
         /// The process-wide handler's threshold, when the process started the detector.
         var processThreshold: Duration? = nil
+        /// Which change of the demands made it (``StallMonitor``); not compared.
+        var generation: UInt64 = 0
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.threshold == b.threshold && a.interval == b.interval && a.processThreshold == b.processThreshold
+        }
     }
 
     let configuration: Lock<Configuration>
@@ -77,11 +83,54 @@ final class StallWatchdog: Sendable {
         let probe: StallProbe
         let kind: ConcurrencyStall.Kind
         let priority: TaskPriority?
-        var tracker = StallTracker()
-        var action = StallTracker.Action.none
+        var tracker = StallStateMachine()
+        var action = StallStateMachine.Action.none
         /// The threads blamed for its ongoing stall.
         var blamed: [ConcurrencyStall.BlockedThread] = []
+        /// Whether its ongoing stall was reported while it lasted (``longStall(threshold:)``).
+        var reportedOngoing = false
     }
+
+    /// How long a stall lasts before it is reported while it lasts, too:
+    /// 10 s, or 10 thresholds if that is longer. Shorter stalls are reported
+    /// once, when they end, with their whole length.
+    static func longStall(threshold: UInt64) -> UInt64 { max(10_000_000_000, threshold &* 10) }
+
+    /// The stalls lasting now (their length so far is computed when asked).
+    private let ongoing = Lock<[(stall: ConcurrencyStall, sentAt: UInt64)]>([])
+
+    /// Keeps what ``ongoingStalls()`` returns; allocates only while a stall lasts.
+    private func publishOngoing(_ watched: [Watched]) {
+        let lasting = watched.contains { $0.tracker.ongoing != nil }
+        if !lasting {
+            if ongoing.withLock({ !$0.isEmpty }) { ongoing.withLock { $0 = [] } }
+            return
+        }
+        var list: [(stall: ConcurrencyStall, sentAt: UInt64)] = []
+        for entry in watched {
+            guard let stall = entry.tracker.ongoing else { continue }
+            var report = ConcurrencyStall(kind: entry.kind, duration: .zero, isOngoing: true, threads: entry.blamed)
+            report.serial = stall.serial
+            report.priority = entry.priority
+            list.append((report, stall.sentAt))
+        }
+        ongoing.withLock { $0 = list }
+    }
+
+    /// The stalls lasting now, each with its length so far (`isOngoing` is
+    /// `true`): what a recording that ends during a stall reports.
+    func ongoingStalls() -> [ConcurrencyStall] {
+        let now = MonotonicClock.now
+        return ongoing.withLock { $0 }.map { entry in
+            var stall = entry.stall
+            stall.duration = .nanoseconds(Int64(clamping: now &- entry.sentAt))
+            return stall
+        }
+    }
+
+    /// Counts the main probe's task as a probe sent now (see ``StallProbe/arm(now:)``).
+    /// Call on the main actor: the calling thread is the main actor's.
+    func armMainProbe() { mainProbe.arm(now: MonotonicClock.now, thread: CurrentThread.id) }
 
     private func run() {
         let blame = StallBlame(signal: signal)
@@ -89,6 +138,7 @@ final class StallWatchdog: Sendable {
         for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
             watched.append(Watched(probe: probe, kind: .cooperativePoolBlocked, priority: priority))
         }
+        var lastPoolStallEnd: UInt64 = 0
         // A look allocates nothing unless it reports: fixed arrays, indices.
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0 }
@@ -109,25 +159,43 @@ final class StallWatchdog: Sendable {
             }
             if anyOngoing {
                 let kinds = Set(watched.filter { if case .reportOngoing = $0.action { true } else { false } }.map(\.kind))
-                let threads = blame.blockingThreads(for: kinds)
+                let threads = blame.blockingThreads(for: kinds, mainActorThread: mainProbe.lastThread)
                 for index in watched.indices {
                     if case .reportOngoing = watched[index].action { watched[index].blamed = threads[watched[index].kind] ?? [] }
                 }
             }
-            for index in watched.indices {
+            let now = MonotonicClock.now
+            // The pool's probes first: a main-actor stall that no thread of
+            // the main actor caused, while the pool stalled, is the pool's.
+            let poolStalled = watched.contains { $0.kind == .cooperativePoolBlocked && $0.tracker.ongoing != nil }
+            for index in watched.indices.reversed() {
                 let entry = watched[index]
                 switch entry.action {
                 case .none:
-                    break
-                case .reportOngoing(let serial, let waited):
-                    report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: true, threads: entry.blamed, config)
+                    // A stall that lasts and lasts (a deadlock) is reported while it lasts, once.
+                    if let stall = entry.tracker.ongoing, !entry.reportedOngoing,
+                        now &- stall.sentAt >= Self.longStall(threshold: config.threshold)
+                    {
+                        watched[index].reportedOngoing = true
+                        report(entry.kind, entry.priority, serial: stall.serial, waited: now &- stall.sentAt, ongoing: true, threads: entry.blamed, config)
+                    }
+                case .reportOngoing:
+                    break  // captured above; reported when it ends
                 case .reportEnded(let serial, let waited):
                     // No threads for a stall not seen while it lasted.
                     let threads = entry.tracker.ongoing == nil ? entry.blamed : []
                     watched[index].blamed = []
+                    watched[index].reportedOngoing = false
+                    if entry.kind == .cooperativePoolBlocked { lastPoolStallEnd = now }
+                    if entry.kind == .mainActorBlocked && threads.isEmpty
+                        && (poolStalled || lastPoolStallEnd >= now &- waited)
+                    {
+                        continue  // Dispatch had no thread left for the main queue: the pool's stall, reported once.
+                    }
                     report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: false, threads: threads, config)
                 }
             }
+            publishOngoing(watched)
             cycles.add(1, ordering: .relaxed)
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
         }

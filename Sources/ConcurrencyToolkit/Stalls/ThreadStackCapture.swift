@@ -109,15 +109,28 @@ enum ThreadStackCapture {
     /// The stack of thread `id` (innermost first, the interrupted instruction
     /// first), or nil if it did not answer within `timeout` nanoseconds (a
     /// thread that blocks the signal, or one that ended).
-    static func capture(thread id: Int32, timeout: UInt64 = 200_000_000) -> Capture? {
+    ///
+    /// With `onlyIfRunning`, the thread is signalled only if `/proc` says it
+    /// runs (so it is in user space, where a signal interrupts no system
+    /// call), asked again just before the signal.
+    static func capture(thread id: Int32, timeout: UInt64 = 200_000_000, onlyIfRunning: Bool = false) -> Capture? {
         // One slot: captures from two threads (two watchdogs' lifetimes
         // overlapping, a test) take turns. Held across the wait on purpose:
         // the handler never takes it, so it cannot deadlock with it.
         oneAtATime.withLock { count in
             count &+= 1
+            #if os(Linux)
+            if onlyIfRunning && ThreadStatus.of(thread: UInt64(id)) != .running { return nil }
+            #endif
             return captureAlone(thread: id, timeout: timeout)
         }
     }
+
+    /// Captures whose signal found the thread at a system call after all (it
+    /// entered the kernel between the look at `/proc` and the signal): the
+    /// call was interrupted, or restarted where `SA_RESTART` restarts it.
+    static var interruptedCalls: Int { interrupted.load(ordering: .relaxed) }
+    private static let interrupted = Atomic<Int>(0)
 
     /// Guards the slot; counts captures (a `Lock<Void>` would put its empty
     /// value at the address of its header, which ThreadSanitizer then reports).
@@ -151,7 +164,25 @@ enum ThreadStackCapture {
         if let start = frames.firstIndex(of: slot.programCounter.pointee) {
             frames.removeFirst(start)
         }
+        if Self.isAtSystemCall(slot.programCounter.pointee) { interrupted.add(1, ordering: .relaxed) }
         return Capture(addresses: frames, queueLabel: slot.queueLabel.pointee)
+    }
+
+    /// Whether the instruction at, or just before, `address` is `syscall`
+    /// (x86-64; `svc #0` on arm64): where a thread stands when a signal
+    /// interrupted its system call (the kernel moves it back onto the
+    /// instruction when it restarts the call).
+    private static func isAtSystemCall(_ address: UInt) -> Bool {
+        guard let memory = ProcessMemory.shared, address > 4 else { return false }
+        var bytes: (UInt32, UInt32) = (0, 0)
+        guard withUnsafeMutableBytes(of: &bytes, { memory.read(at: address &- 4, into: $0) }) == 8 else { return false }
+        #if arch(x86_64)
+        return withUnsafeBytes(of: &bytes) { $0[2] == 0x0F && $0[3] == 0x05 || $0[4] == 0x0F && $0[5] == 0x05 }
+        #elseif arch(arm64)
+        return bytes.0 == 0xD400_0001 || bytes.1 == 0xD400_0001
+        #else
+        return false
+        #endif
     }
 
     /// The main queue's label pointer, to compare with ``Capture/queueLabel``; 0 before ``prepare(signal:)``.

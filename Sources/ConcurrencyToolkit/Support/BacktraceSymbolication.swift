@@ -27,7 +27,7 @@ enum BacktraceSymbolication {
         for frame in symbolicated.frames where lines.count < limit {
             guard let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem else { continue }
             if symbol.rawName.hasPrefix(ownPrefix) { continue }
-            if symbol.imageName.hasPrefix("libswift") { continue }
+            if symbol.imageName.hasPrefix("libswift") || isSystemLibrary(symbol.imageName) { continue }
             var line = symbol.name
             if let location = symbol.sourceLocation {
                 line += " at \(relative(location.path)):\(location.line)"
@@ -35,6 +35,14 @@ enum BacktraceSymbolication {
             lines.append(line)
         }
         return lines
+    }
+
+    /// The C library's and Dispatch's images: a call into the C library is
+    /// named by a stall report's first line (`blocked in poll`), and
+    /// Dispatch's frames only say which queue drained the job.
+    static func isSystemLibrary(_ imageName: String) -> Bool {
+        imageName.hasPrefix("libc.") || imageName.hasPrefix("libpthread") || imageName.hasPrefix("ld-linux")
+            || imageName.hasPrefix("libdispatch")
     }
 
     /// `Sources/App/main.swift` from an absolute path, from its last

@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 
 /// The watchdog's decisions, without threads or clocks (nanoseconds as plain numbers).
-@Suite struct StallTrackerTests {
+@Suite struct StallStateMachineTests {
     @Test func aLateProbeIsReportedOngoingOnceThenEndedWithItsWholeWait() {
-        var tracker = StallTracker()
+        var tracker = StallStateMachine()
         #expect(tracker.observe(pendingSince: 0, answered: nil, now: 100, threshold: 250) == .none)
         #expect(tracker.observe(pendingSince: 0, answered: nil, now: 260, threshold: 250)
             == .reportOngoing(serial: 1, waited: 260))
@@ -17,14 +17,14 @@ import TestSupport
     }
 
     @Test func aStallBetweenTwoLooksIsReportedEndedOnly() {
-        var tracker = StallTracker()
+        var tracker = StallStateMachine()
         #expect(tracker.observe(pendingSince: 0, answered: nil, now: 100, threshold: 250) == .none)
         #expect(tracker.observe(pendingSince: nil, answered: (0, 300), now: 350, threshold: 250)
             == .reportEnded(serial: 1, waited: 300))
     }
 
     @Test func promptProbesAreNoStall() {
-        var tracker = StallTracker()
+        var tracker = StallStateMachine()
         for look in 0..<100 as Range<UInt64> {
             let sent = look * 100
             #expect(tracker.observe(pendingSince: nil, answered: (sent, sent + 5), now: sent + 50, threshold: 250) == .none)
@@ -32,7 +32,7 @@ import TestSupport
     }
 
     @Test func twoStallsGetTwoSerials() {
-        var tracker = StallTracker()
+        var tracker = StallStateMachine()
         #expect(tracker.observe(pendingSince: 0, answered: nil, now: 300, threshold: 250) == .reportOngoing(serial: 1, waited: 300))
         #expect(tracker.observe(pendingSince: nil, answered: (0, 400), now: 450, threshold: 250) == .reportEnded(serial: 1, waited: 400))
         #expect(tracker.observe(pendingSince: 500, answered: (0, 400), now: 800, threshold: 250) == .reportOngoing(serial: 2, waited: 300))

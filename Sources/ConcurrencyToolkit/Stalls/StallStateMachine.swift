@@ -10,11 +10,11 @@
 ///   and ended between two looks) is reported once, ended, without stacks.
 ///
 /// ```swift
-/// var tracker = StallTracker()
+/// var tracker = StallStateMachine()
 /// let action = tracker.observe(pendingSince: 0, answered: nil, now: 300, threshold: 250)
 /// // .reportOngoing(serial: 1, waited: 300)
 /// ```
-struct StallTracker {
+struct StallStateMachine {
     enum Action: Equatable {
         case none
         /// Capture the blocking threads and report the stall as ongoing.

@@ -1,0 +1,96 @@
+/// Unwinds a stack that is only memory: the words from a stack pointer up,
+/// with nothing of the thread's registers but its program counter and stack
+/// pointer (what `/proc/self/task/TID/syscall` gives for a thread asleep in
+/// the kernel). Pure: the words and the test for a return address come in,
+/// the frames go out, so it is tested with made-up stacks.
+///
+/// The innermost frames are the C library's (`clock_nanosleep`, `usleep`),
+/// built without frame pointers, so they are found by a **scan**: a word is a
+/// return address when it points just after a call instruction. The scan
+/// ends at the first **frame record** (a saved frame pointer that points
+/// further up the stack, followed by a return address, whose own record is
+/// valid too): from there the frame-pointer chain is followed, which Swift
+/// code keeps, so stale words between frames are not mistaken for frames.
+/// Where the chain ends early (an async function's frame, or one without a
+/// frame pointer), the scan takes over again, but its frames are kept only
+/// if it reaches the frame `isLastFrame` names (`swift_job_run`, for a
+/// thread running a Swift job): stale words would otherwise pass for frames.
+///
+/// ```swift
+/// let frames = StackWalk.frames(programCounter: pc, stackPointer: sp, words: stack) { isAfterCall($0) }
+/// ```
+enum StackWalk {
+    /// How far up from the stack pointer a frame record is looked for, in words.
+    static let scanLimit = 2048
+
+    /// The frames, innermost first: `programCounter`, then return addresses.
+    /// `words[i]` is the word at `stackPointer + 8 * i`. `isInnermostCode`
+    /// says whether an address lies in the code the program counter is in
+    /// (the C library, for a system call): the scan takes return addresses
+    /// while they stay there, and the first that leaves it (the return into
+    /// the code that made the call); above that, only the frame-pointer chain
+    /// counts, since the caller's locals may hold stale return addresses.
+    static func frames(
+        programCounter: UInt, stackPointer: UInt, words: UnsafeBufferPointer<UInt>, maxFrames: Int = 128,
+        isInnermostCode: (UInt) -> Bool = { _ in true }, isLastFrame: (UInt) -> Bool = { _ in false },
+        isReturnAddress: (UInt) -> Bool
+    ) -> [UInt] {
+        let wordSize = UInt(MemoryLayout<UInt>.size)
+        let top = stackPointer &+ UInt(words.count) &* wordSize
+        func word(at address: UInt) -> UInt? {
+            guard address >= stackPointer, address < top, (address &- stackPointer) % wordSize == 0 else { return nil }
+            return words[Int((address &- stackPointer) / wordSize)]
+        }
+        /// A saved frame pointer above `address`, inside the stack.
+        func isLink(_ framePointer: UInt, above address: UInt) -> Bool {
+            framePointer > address && framePointer < top && framePointer % wordSize == 0
+        }
+        /// A frame record at `address` whose next record is valid too.
+        func isFrameRecord(at address: UInt) -> Bool {
+            guard let saved = word(at: address), let returnAddress = word(at: address &+ wordSize),
+                isLink(saved, above: address), isReturnAddress(returnAddress),
+                let next = word(at: saved), isLink(next, above: saved),
+                let nextReturn = word(at: saved &+ wordSize)
+            else { return false }
+            return isReturnAddress(nextReturn)
+        }
+
+        var frames = [programCounter]
+        var record: UInt?
+        var index = 0
+        var leftInnermostCode = false
+        let limit = min(words.count, scanLimit)
+        while index < limit && frames.count < maxFrames {
+            let address = stackPointer &+ UInt(index) &* wordSize
+            if isFrameRecord(at: address) {
+                record = address
+                break
+            }
+            if !leftInnermostCode && isReturnAddress(words[index]) {
+                frames.append(words[index])
+                leftInnermostCode = !isInnermostCode(words[index])
+            }
+            index += 1
+        }
+        guard var address = record else { return frames }
+        while frames.count < maxFrames {
+            guard let returnAddress = word(at: address &+ wordSize), returnAddress != 0 else { break }
+            frames.append(returnAddress)
+            guard let saved = word(at: address), isLink(saved, above: address) else { break }
+            address = saved
+        }
+        // The chain ends (an async function's frame, or one without a frame
+        // pointer), maybe below the stack's end: scan on, up to the frame
+        // `isLastFrame` names (the job's entry), if any.
+        var next = Int((address &- stackPointer) / wordSize) + 2
+        var scanned: [UInt] = []
+        while next < words.count && frames.count + scanned.count < maxFrames {
+            if isReturnAddress(words[next]) {
+                scanned.append(words[next])
+                if isLastFrame(words[next]) { return frames + scanned }
+            }
+            next += 1
+        }
+        return frames
+    }
+}

@@ -1,0 +1,81 @@
+@testable import ConcurrencyToolkit
+import Testing
+
+/// The memory unwinder on made-up stacks: addresses 0x1000–0x1FFF are "the C
+/// library", 0x5000–0x5FFF "the program"; a word is a return address when
+/// it ends in 0xA (standing in for "just after a call instruction").
+@Suite struct StackWalkTests {
+    private func isReturnAddress(_ word: UInt) -> Bool {
+        (0x1000..<0x6000).contains(word) && word & 0xF == 0xA
+    }
+    private func isLibrary(_ word: UInt) -> Bool { (0x1000..<0x2000).contains(word) }
+
+    private func walk(_ words: [UInt], stackPointer: UInt = 0x8000, isLastFrame: (UInt) -> Bool = { _ in false }) -> [UInt] {
+        words.withUnsafeBufferPointer { buffer in
+            StackWalk.frames(
+                programCounter: 0x1004, stackPointer: stackPointer, words: buffer,
+                isInnermostCode: isLibrary, isLastFrame: isLastFrame, isReturnAddress: isReturnAddress)
+        }
+    }
+
+    /// `poll` (no frame pointer) called by `caller`, whose locals hold a
+    /// stale return address; `caller`'s frame record leads to `outer`.
+    @Test func scansTheLibraryFramesThenFollowsTheChainPastStaleWords() {
+        let stack: [UInt] = [
+            0x0,  // 0x8000: poll's locals
+            0x112A,  // 0x8008: return into the library's wrapper
+            0x0,  // 0x8010
+            0x520A,  // 0x8018: return into caller (leaves the library)
+            0x530A,  // 0x8020: caller's local: a stale return address
+            0x8040,  // 0x8028: caller's frame record: saved frame pointer...
+            0x540A,  // 0x8030: ...and the return into outer
+            0x0,  // 0x8038
+            0x8060,  // 0x8040: outer's record
+            0x550A,  // 0x8048: return into outermost
+            0x0, 0x0,  // 0x8050
+            0x0,  // 0x8060: chain ends
+            0x560A,  // 0x8068: return into the thread's entry
+        ]
+        #expect(walk(stack) == [0x1004, 0x112A, 0x520A, 0x540A, 0x550A, 0x560A])
+    }
+
+    /// A saved frame pointer that points down, or out of the stack, is no
+    /// record; nor is a pair whose next record is not valid.
+    @Test func aWordPairThatPointsDownIsNoFrameRecord() {
+        let stack: [UInt] = [
+            0x520A,  // 0x8000: return into caller
+            0x7000,  // 0x8008: points below the stack pointer...
+            0x530A,  // 0x8010: ...so this return address after it is no record
+            0x8028,  // 0x8018: the real record
+            0x540A,
+            0x8038,  // 0x8028: the next
+            0x550A,
+            0x0,  // 0x8038: the last ends the chain
+            0x560A,
+        ]
+        #expect(walk(stack) == [0x1004, 0x520A, 0x540A, 0x550A, 0x560A])
+    }
+
+    /// Where the chain ends early, the scan's frames are kept only up to the
+    /// job's entry; with no entry found, nothing scanned is kept.
+    @Test func afterTheChainEndsTheScanIsKeptOnlyUpToTheLastFrame() {
+        let stack: [UInt] = [
+            0x520A,  // 0x8000: return into caller
+            0x8018,  // 0x8008: caller's record
+            0x540A,
+            0x8028,  // 0x8018
+            0x550A,
+            0xDEAD,  // 0x8028: an async frame: the chain ends here
+            0x560A,
+            0x0,
+            0x570A,  // 0x8040: stale, then the job's entry
+            0x580A,
+        ]
+        #expect(walk(stack, isLastFrame: { $0 == 0x580A }) == [0x1004, 0x520A, 0x540A, 0x550A, 0x560A, 0x570A, 0x580A])
+        #expect(walk(stack) == [0x1004, 0x520A, 0x540A, 0x550A, 0x560A])
+    }
+
+    @Test func anEmptyStackIsTheProgramCounterAlone() {
+        #expect(walk([]) == [0x1004])
+    }
+}

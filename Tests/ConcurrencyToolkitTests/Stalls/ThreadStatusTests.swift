@@ -1,0 +1,96 @@
+@testable import ConcurrencyToolkit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if os(Linux)
+/// What `/proc/self/task/TID/syscall` says, parsed; and read from live threads.
+@Suite struct ThreadStatusTests {
+    @Test func parsesTheKernelsLines() {
+        #expect(ThreadStatus.parse(syscallLine: "running\n") == .running)
+        let poll = "7 0x0 0x0 0x258 0x0 0x0 0x0 0x7ffd3b1e7a38 0x7f2c1a4f626f\n"
+        #expect(
+            ThreadStatus.parse(syscallLine: poll)
+                == .blocked(.init(number: 7, stackPointer: 0x7ffd_3b1e_7a38, programCounter: 0x7f2c_1a4f_626f)))
+        #expect(
+            ThreadStatus.parse(syscallLine: "-1 0x7ffd3b1e7a38 0x55d0c0ffee00\n")
+                == .blocked(.init(number: -1, stackPointer: 0x7ffd_3b1e_7a38, programCounter: 0x55d0_c0ff_ee00)))
+        #expect(ThreadStatus.parse(syscallLine: "") == .unknown)
+        #expect(ThreadStatus.parse(syscallLine: "7 zz 0x1") == .unknown)
+    }
+
+    @Test func parsesMapsLines() throws {
+        let code = try #require(MemoryRegions.parse(mapsLine: "7f2c1a400000-7f2c1a5a0000 r-xp 00028000 fe:01 1234 /usr/lib/libc.so.6"))
+        #expect(code.start == 0x7f2c_1a40_0000 && code.end == 0x7f2c_1a5a_0000 && code.executable)
+        let stack = try #require(MemoryRegions.parse(mapsLine: "7ffd3b1c8000-7ffd3b1e9000 rw-p 00000000 00:00 0 [stack]"))
+        #expect(!stack.executable)
+        let regions = MemoryRegions(regions: [code, stack])
+        #expect(regions.isExecutable(0x7f2c_1a4f_626f))
+        #expect(!regions.isExecutable(0x7ffd_3b1e_7a38))
+        #expect(regions.region(containing: 0x1000) == nil)
+    }
+
+    @Test func namesSystemCallsAndLibraryFunctions() {
+        #expect(SystemCalls.plainName("__GI___poll") == "poll")
+        #expect(SystemCalls.plainName("__libc_read") == "read")
+        #expect(SystemCalls.plainName("clock_nanosleep@@GLIBC_2.17") == "clock_nanosleep")
+        #expect(SystemCalls.plainName("usleep") == "usleep")
+        #if arch(x86_64)
+        #expect(SystemCalls.name(7) == "poll")
+        #endif
+        #expect(SystemCalls.name(99_999) == "number 99999")
+    }
+
+    /// A thread in `poll` is asleep in that call, and its stack, read from
+    /// memory, leads from `poll` back into this test's function.
+    @Test func aThreadInPollIsReadWithoutBeingTouched() async throws {
+        let started = Lock<UInt64?>(nil)
+        let result = Lock<(Int32, Int32)?>(nil)
+        let thread = Thread { () in
+            started.withLock { $0 = CurrentThread.id }
+            let ready = pollForAWhile()
+            result.withLock { $0 = (ready, errno) }
+        }
+        _ = await eventually(within: .seconds(10)) { started.withLock { $0 } != nil }
+        let id = try #require(started.withLock { $0 })
+        var call: ThreadStatus.BlockedCall?
+        _ = await eventually(within: .seconds(10)) {
+            if case .blocked(let found) = ThreadStatus.of(thread: id), found.number >= 0 { call = found }
+            return call != nil
+        }
+        let status = try #require(call)
+        let frames = try #require(BlockedStackCapture.capture(thread: id, call: status, regions: MemoryRegions.current()))
+        #expect(frames.count >= 3, "\(frames)")
+        thread.join()
+        // Looked at, never signalled: the poll ran to its timeout.
+        #expect(result.withLock { $0 }?.0 == 0)
+    }
+}
+
+@inline(never)
+private func pollForAWhile() -> Int32 {
+    poll(nil, 0, 500)
+}
+
+/// A plain thread running `body`, joined by `join()`.
+private final class Thread: @unchecked Sendable {
+    // @unchecked: `handle` is written before the thread runs, read by join().
+    private var handle = pthread_t()
+    private let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+        pthread_create(&handle, nil, { raw in
+            Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    func join() { pthread_join(handle, nil) }
+}
+#endif
