@@ -1,6 +1,7 @@
 @testable import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 
 /// A thread asleep in the kernel is captured from memory, never signalled:
 /// the blocking call keeps its full length, the stall is reported once,
@@ -90,7 +91,7 @@ private func checkEachCall(_ standardError: [UInt8], count: Int, kind: String) t
         #expect(stall.milliseconds >= 540, "\(block)")
         // ThreadSanitizer's interceptors stand between the caller and the C
         // library: there the call keeps its length, the frames are not checked.
-        guard !runsUnderThreadSanitizer else { continue }
+        guard !isRunningUnderThreadSanitizer else { continue }
         #expect(stall.frames.first?.hasPrefix("blocked in ") == true, "\(block)")
         #expect(stall.frames.contains { $0.contains("callThatBlocks(_:milliseconds:)") }, "\(block)")
     }

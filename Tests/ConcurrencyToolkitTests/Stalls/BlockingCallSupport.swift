@@ -1,4 +1,5 @@
 @testable import ConcurrencyToolkit
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// The memory unwinder on made-up stacks: addresses 0x1000–0x1FFF are "the C
 /// library", 0x5000–0x5FFF "the program"; a word is a return address when
