@@ -2,16 +2,16 @@
 /// running jobs for longer than the ``StallDetector``'s threshold, with the
 /// stacks of the threads that were blocking it.
 ///
-/// The detector reports each stall twice through ``ConcurrencyStallHandler``:
-/// once while it lasts (``isOngoing`` is `true`, ``duration`` is how long it
-/// has lasted so far) and once when it ends (``isOngoing`` is `false`,
-/// ``duration`` is its whole length). Both carry the same ``threads``,
-/// captured while they blocked.
+/// The detector reports each stall once through ``ConcurrencyStallHandler``,
+/// when it ends (``isOngoing`` is `false`, ``duration`` is its whole length),
+/// with the ``threads`` captured while they blocked. A report with
+/// ``isOngoing`` `true` and the length so far comes for a stall that has
+/// lasted 10 s (a deadlock, seen while it lasts), and for one still lasting
+/// when a recording ends or the process exits.
 ///
 /// ```swift
 /// StallDetector.start()
 /// ConcurrencyStallHandler.bootstrap(.custom { stall in
-///     guard !stall.isOngoing else { return }
 ///     logger.warning("\(stall.kind) for \(stall.duration): \(stall.backtrace.first ?? "?")")
 /// })
 /// ```
@@ -77,7 +77,9 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
         /// ```
         public var id: UInt64
         /// Its frames, innermost first, as `function at file:line`, without
-        /// the Swift runtime's and the C library's frames.
+        /// the Swift runtime's, the C library's and Dispatch's frames; for a
+        /// thread asleep in a system call, first a line naming the call, such
+        /// as `blocked in poll (system call poll)`.
         ///
         /// ```swift
         /// print(thread.backtrace.joined(separator: "\n"))
@@ -109,8 +111,8 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// #expect(stall.duration >= .milliseconds(300))
     /// ```
     public var duration: Duration
-    /// `true` for the report made while the stall lasts, `false` for the one
-    /// made when it ended.
+    /// `false` for the report made when the stall ended; `true` for one made
+    /// while it lasted (after 10 s, or when a recording or the process ended).
     ///
     /// ```swift
     /// if !stall.isOngoing { metrics.record("stall_ms", stall.duration) }

@@ -118,7 +118,8 @@ extension ConcurrencyStall: ConcurrencyReport {
         tracing: .events { .stalled($0) })
 
     package var rateLimitKey: String {
-        "\(kind) \(isOngoing ? "ongoing" : "ended") in \(backtrace.first ?? "no backtrace")"
+        // The caller, not the call: "blocked in poll" would key every poll alike.
+        "\(kind) \(isOngoing ? "ongoing" : "ended") in \(backtrace.first { !$0.hasPrefix("blocked in ") } ?? backtrace.first ?? "no backtrace")"
     }
 }
 
