@@ -280,7 +280,8 @@ def check(snippets, modules, scratch):
     expected = sum(1 for s in snippets if s.expect_failure)
     if failures:
         print("\n".join(failures))
-        failed_sites = {l.split(": error:")[0].rsplit(":", 1)[0] for f in failures for l in f.splitlines() if ": error:" in l}
+        failed_sites = {l.split(": error:")[0].rsplit(":", 1)[0] for f in failures for l in f.splitlines()
+                        if ": error:" in l and re.match(r"^[\w./-]+\.(md|swift):\d+: error:", l)}
         print(f"snippets: {len(snippets)} blocks, failures in: {', '.join(sorted(failed_sites))}")
         sys.exit(1)
     print(f"snippets: {whole_blocks} complete samples compile as copied, with no warning "
