@@ -22,6 +22,10 @@ Every fragment imports ConcurrencyToolkit, ConcurrencyToolkitTesting,
 Foundation, Observation, Synchronization, Testing and XCTest. An example on a symbol that is not public
 uses `@testable import ConcurrencyToolkit`.
 
+A complete block whose first line is `// Snippets/NAME.swift...` quotes that
+program whole: it must be the file, character for character (the file is
+compiled and run as a program in Snippets/ is).
+
 Elided code: a line holding only `...` is dropped and `{ ... }` reads as `{}`.
 A block containing `// snippet: does-not-compile` (a "Before" that shows an
 error) is checked to fail; `// snippet: skip` leaves a block out, with the
@@ -230,11 +234,30 @@ def main():
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+QUOTE = re.compile(r"^// (Snippets/\w+\.swift)\b")
+
+
+def quoted_program(snippet):
+    """The Snippets/ file a complete block quotes whole, if it names one."""
+    m = QUOTE.match(snippet.code)
+    return m.group(1) if m and not snippet.origin.startswith("Snippets/") else None
+
+
+def check_quote(snippet, path):
+    full = os.path.join(ROOT, path)
+    if not os.path.exists(full):
+        return f"{snippet.where(0)}: error: quotes {path}, which does not exist"
+    if open(full, encoding="utf-8").read() != snippet.code:
+        return f"{snippet.where(0)}: error: quotes {path} but differs from it; copy the file into the block"
+    return None
+
+
 def check(snippets, modules, scratch):
     build_standins(modules, scratch)
     batch, origins, singles, completes = [], {}, [], []
+    quotes = [(s, quoted_program(s)) for s in snippets if s.complete and not s.skip and quoted_program(s)]
     for index, snippet in enumerate(snippets):
-        if snippet.skip or snippet.excerpt:
+        if snippet.skip or snippet.excerpt or quoted_program(snippet):
             continue
         if snippet.complete:
             completes += [(snippet, os.path.join(scratch, f"complete_{index}_{n}"), mode)
@@ -252,6 +275,7 @@ def check(snippets, modules, scratch):
             batch.append(path)
 
     failures = ["\n".join(e) for e in (check_excerpt(s) for s in snippets if s.excerpt) if e]
+    failures += [f for f in (check_quote(s, path) for s, path in quotes) if f]
     status, output = swiftc(batch, modules, script=False)
     if status != 0:
         failures.append(("\n".join(translate(output, origins)) or output))
@@ -287,7 +311,8 @@ def check(snippets, modules, scratch):
     print(f"snippets: {whole_blocks} complete samples compile as copied, with no warning "
           f"({programs} program runs exit 0; {approachable} also built under main-actor default isolation); "
           f"{fragments} fragments type-check with the stand-ins ({len(singles) - expected} as programs of their own, "
-          f"{expected} fail as marked); {excerpts} excerpts match File Squeezer's source; {skipped} skipped")
+          f"{expected} fail as marked); {excerpts} excerpts match File Squeezer's source; "
+          f"{len(quotes)} quote a program of Snippets/ whole; {skipped} skipped")
 
 
 if __name__ == "__main__":
