@@ -1,8 +1,10 @@
-// Stand-in declarations for the code blocks that .ci/snippets type-checks:
-// the app code a snippet calls but does not show (a callback API, a model,
-// a logger, a file). Compiled beside every snippet, never run: a value is a
-// `fatalError()` getter of the type the snippet expects. Nothing here is
-// toolkit API; a snippet that declares a name itself shadows the stand-in.
+// Stand-in declarations for the fragments that .ci/snippets type-checks
+// (code blocks that show no `import`): the app code a fragment calls but does
+// not show (a callback API, a model, a logger, a file). Compiled beside every
+// fragment, never run: a value is a `fatalError()` getter of the type the
+// fragment expects. Nothing here is toolkit API; a fragment that declares a
+// name itself shadows the stand-in. A complete sample (one that shows an
+// `import`) never sees these: it compiles as copied.
 import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch

@@ -1,18 +1,30 @@
 #!/usr/bin/env python3
-"""Type-checks every ```swift block of README.md and Documentation/*.md and
-every ```swift example in a `///` doc comment under Sources/ against the
-package's built modules (see .ci/snippets for how to run it).
+"""Checks every ```swift block of README.md and Documentation/*.md, every
+```swift example in a `///` doc comment under Sources/, and every program in
+Snippets/ against the package's built modules (see .ci/snippets for how to
+run it). Two kinds of block, told apart by one rule a reader can see:
 
-Each snippet becomes one file of a scratch module, compiled with the
+- A block that shows an `import` is complete: it compiles, and runs if it is
+  a program, exactly as copied into a file of one's own, in Swift 6 mode,
+  with no warning; under a heading "Under approachable concurrency" also
+  with main-actor default isolation. See .ci/snippets_complete.py.
+- A block without imports is a fragment: it says in its text what it
+  assumes, and is type-checked with the stand-ins described below.
+
+Each fragment becomes one file of a scratch module, compiled with the
 stand-in declarations of .ci/snippets-standins.swift:
 - A snippet with a top-level type, extension or protocol is a program of
   its own (script mode, `main.swift`), so its declarations sit at file scope.
 - Any other snippet is the body of `func snippet_N() async throws`, so its
   top-level statements, `try` and `await` are legal; all of these share one
   compiler invocation.
-Every snippet imports ConcurrencyToolkit, ConcurrencyToolkitTesting,
-Foundation, Testing and XCTest. An example on a symbol that is not public
+Every fragment imports ConcurrencyToolkit, ConcurrencyToolkitTesting,
+Foundation, Observation, Synchronization, Testing and XCTest. An example on a symbol that is not public
 uses `@testable import ConcurrencyToolkit`.
+
+A complete block whose first line is `// Snippets/NAME.swift...` quotes that
+program whole: it must be the file, character for character (the file is
+compiled and run as a program in Snippets/ is).
 
 Elided code: a line holding only `...` is dropped and `{ ... }` reads as `{}`.
 A block containing `// snippet: does-not-compile` (a "Before" that shows an
@@ -29,8 +41,11 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+import snippets_complete as complete
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-IMPORTS = ["ConcurrencyToolkitTesting", "Foundation", "Testing", "XCTest", "SnippetStandins"]
+IMPORTS = ["ConcurrencyToolkitTesting", "Foundation", "Observation", "Synchronization", "Testing", "XCTest",
+           "SnippetStandins"]
 STANDALONE = re.compile(
     r"^(@\w+(\([^)]*\))?\s+)*((public|private|fileprivate|internal|package|nonisolated|final)\s+)*"
     r"(struct|class|actor|enum|extension|protocol)\b|^(private|fileprivate) ")
@@ -39,8 +54,10 @@ AFTER = re.compile(r"^// After\b")
 
 
 class Snippet:
-    def __init__(self, origin, line, code, public=True):
+    def __init__(self, origin, line, code, public=True, approachable=False):
         self.origin, self.line, self.code, self.public = origin, line, code, public
+        self.complete = complete.is_complete(code)
+        self.approachable = approachable
         self.expect_failure = "snippet: does-not-compile" in code
         self.skip = "snippet: skip" in code
         self.excerpt = "snippet: excerpt" in code
@@ -56,28 +73,34 @@ def elide(code):
     return "\n".join(l.replace("{ ... }", "{}") for l in lines) + "\n"
 
 
-def split_before_after(origin, line, lines):
-    """`// Before` ... `// After` ...: two snippets, each with the imports."""
+def split_before_after(origin, line, lines, approachable):
+    """A fragment `// Before` ... `// After` ...: two snippets. A complete
+    block is never split: it compiles as copied, whole."""
     cut = next((i for i, l in enumerate(lines) if AFTER.match(l)), None)
-    if cut is None:
-        yield Snippet(origin, line, "\n".join(lines) + "\n")
+    whole = Snippet(origin, line, "\n".join(lines) + "\n", approachable=approachable)
+    if cut is None or whole.complete:
+        yield whole
         return
-    imports = [l for l in lines[:cut] if re.match(r"^import \w+$", l)]
     yield Snippet(origin, line, "\n".join(lines[:cut]) + "\n")
-    # The imports replace blank lines above the cut, so line numbers hold.
-    yield Snippet(origin, line + cut - len(imports), "\n".join(imports + lines[cut:]) + "\n")
+    yield Snippet(origin, line + cut, "\n".join(lines[cut:]) + "\n")
 
 
 def markdown_snippets(path):
     lines = open(path, encoding="utf-8").read().splitlines()
-    i = 0
+    i, heading = 0, ""
     while i < len(lines):
+        if lines[i].startswith("#"):
+            heading = lines[i]
         if lines[i].strip() == "```swift":
             start = i + 1
             j = start
             while lines[j].strip() != "```":
                 j += 1
-            yield from split_before_after(os.path.relpath(path, ROOT), start + 1, lines[start:j])
+            approachable = re.search(r"under approachable concurrency", heading, re.I) is not None
+            # A block in a list item: its fence's indent is not part of the code.
+            indent = len(lines[i]) - len(lines[i].lstrip())
+            body = [l[indent:] if not l[:indent].strip() else l for l in lines[start:j]]
+            yield from split_before_after(os.path.relpath(path, ROOT), start + 1, body, approachable)
             i = j
         i += 1
 
@@ -113,6 +136,8 @@ def collect():
         for f in sorted(files):
             if f.endswith(".swift"):
                 snippets += doc_snippets(os.path.join(directory, f))
+    for path in complete.program_files(ROOT):
+        snippets.append(Snippet(os.path.relpath(path, ROOT), 1, open(path, encoding="utf-8").read()))
     return snippets
 
 
@@ -126,11 +151,7 @@ def write(snippet, path, index):
     snippet's first line is."""
     lines = header(snippet)
     lines.append(f"// {snippet.origin}:{snippet.line}")
-    # The snippet's own imports go to the top; the blank lines left keep
-    # its line numbers.
-    code = "\n".join("" if re.match(r"^import \w+$", l) else l for l in elide(snippet.code).splitlines())
-    lines += [l for l in snippet.code.splitlines() if re.match(r"^import \w+$", l)]
-    lines.append(f"// {snippet.origin}:{snippet.line}")
+    code = elide(snippet.code)
     if not snippet.standalone:
         lines.append(f"func snippet_{index}() async throws {{")
     first = len(lines) + 1
@@ -213,13 +234,35 @@ def main():
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+QUOTE = re.compile(r"^// (Snippets/\w+\.swift)\b")
+
+
+def quoted_program(snippet):
+    """The Snippets/ file a complete block quotes whole, if it names one."""
+    m = QUOTE.match(snippet.code)
+    return m.group(1) if m and not snippet.origin.startswith("Snippets/") else None
+
+
+def check_quote(snippet, path):
+    full = os.path.join(ROOT, path)
+    if not os.path.exists(full):
+        return f"{snippet.where(0)}: error: quotes {path}, which does not exist"
+    if open(full, encoding="utf-8").read() != snippet.code:
+        return f"{snippet.where(0)}: error: quotes {path} but differs from it; copy the file into the block"
+    return None
+
+
 def check(snippets, modules, scratch):
     build_standins(modules, scratch)
-    batch, origins, singles = [], {}, []
+    batch, origins, singles, completes = [], {}, [], []
+    quotes = [(s, quoted_program(s)) for s in snippets if s.complete and not s.skip and quoted_program(s)]
     for index, snippet in enumerate(snippets):
-        if snippet.skip or snippet.excerpt:
+        if snippet.skip or snippet.excerpt or quoted_program(snippet):
             continue
-        if snippet.standalone or snippet.expect_failure:
+        if snippet.complete:
+            completes += [(snippet, os.path.join(scratch, f"complete_{index}_{n}"), mode)
+                          for n, mode in enumerate(complete.modes_of(snippet))]
+        elif snippet.standalone or snippet.expect_failure:
             folder = os.path.join(scratch, f"snippet_{index}")
             os.mkdir(folder)
             script = snippet.standalone and not snippet.has_main
@@ -232,8 +275,8 @@ def check(snippets, modules, scratch):
             batch.append(path)
 
     failures = ["\n".join(e) for e in (check_excerpt(s) for s in snippets if s.excerpt) if e]
+    failures += [f for f in (check_quote(s, path) for s, path in quotes) if f]
     status, output = swiftc(batch, modules, script=False)
-    errors = [l for l in translate(output, origins) if ": error:" in l]
     if status != 0:
         failures.append(("\n".join(translate(output, origins)) or output))
 
@@ -244,21 +287,32 @@ def check(snippets, modules, scratch):
             return None if status != 0 else f"{snippet.where(0)}: error: marked does-not-compile, but compiles"
         return None if status == 0 else ("\n".join(translate(output, origins)) or output)
 
+    def whole(item):
+        snippet, folder, mode = item
+        return complete.compile_and_run(snippet, modules, os.path.dirname(modules), folder, mode)
+
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         failures += [f for f in pool.map(single, singles) if f]
+        failures += [f for f in pool.map(whole, completes) if f]
 
-    checked = len(batch) + len(singles)
+    fragments = len(batch) + len(singles)
+    whole_blocks = sum(1 for s in snippets if s.complete and not s.skip)
+    programs = sum(1 for s, _, _ in completes if complete.kind(s.code) != "library")
+    approachable = sum(1 for _, _, mode in completes if mode == "approachable")
     skipped = sum(1 for s in snippets if s.skip)
     excerpts = sum(1 for s in snippets if s.excerpt)
     expected = sum(1 for s in snippets if s.expect_failure)
     if failures:
         print("\n".join(failures))
-        failed_sites = {l.split(": error:")[0].rsplit(":", 1)[0] for f in failures for l in f.splitlines() if ": error:" in l}
-        print(f"snippets: {len(snippets)} blocks, {checked} checked, failures in: {', '.join(sorted(failed_sites))}")
+        failed_sites = {l.split(": error:")[0].rsplit(":", 1)[0] for f in failures for l in f.splitlines()
+                        if ": error:" in l and re.match(r"^[\w./-]+\.(md|swift):\d+: error:", l)}
+        print(f"snippets: {len(snippets)} blocks, failures in: {', '.join(sorted(failed_sites))}")
         sys.exit(1)
-    print(f"snippets: {checked} of {len(snippets)} blocks type-check "
-          f"({len(singles) - expected} as programs of their own, {expected} fail as marked); "
-          f"{excerpts} excerpts match File Squeezer's source; {skipped} skipped")
+    print(f"snippets: {whole_blocks} complete samples compile as copied, with no warning "
+          f"({programs} program runs exit 0; {approachable} also built under main-actor default isolation); "
+          f"{fragments} fragments type-check with the stand-ins ({len(singles) - expected} as programs of their own, "
+          f"{expected} fail as marked); {excerpts} excerpts match File Squeezer's source; "
+          f"{len(quotes)} quote a program of Snippets/ whole; {skipped} skipped")
 
 
 if __name__ == "__main__":

@@ -2,13 +2,18 @@
 """Runs a Markdown page's ```sh blocks in order in one bash and checks the
 ```text block that follows each against what it printed (see .ci/walkthrough).
 
-Output blocks:
+Output blocks show what the block printed, all of it, or say where they cut:
 - ```text: each line must match a line the block printed, with every number
-  free (and its unit: ms or s, kB or MB), runs of spaces free, a shell
-  variable such as `$scratch` standing for any word, and `...` lines skipped. A count of files (`17 files`) must match exactly: the
-  corpus has 17 files at any size.
+  free (and its unit: ms or s, kB or MB), runs of spaces free, and a shell
+  variable such as `$scratch` standing for any word. A count of files
+  (`17 files`) must match exactly: the corpus has 17 files at any size.
 - ```text exact: each line must appear exactly as printed (a program whose
   output does not depend on timing or corpus size).
+- A line `...` marks a cut: lines the block printed there are left out (a
+  build's progress, the rest of a long summary, reports that differ from run
+  to run). A block without one must show every non-blank line printed, in
+  any order (standard error and a piped standard output interleave
+  differently from run to run).
 A ```text block not right after a ```sh block (a fenced block in between) is
 an illustration, not checked.
 """
@@ -95,22 +100,28 @@ def main():
     failures, checked = [], 0
     for n, (line, exact, text) in expected.items():
         printed = outputs.get(n, [])
+        shown = [p for p in printed if p.strip()]
+        cut = any(w.strip() == "..." for w in text.splitlines())
         for offset, wanted in enumerate(text.splitlines(), start=1):
             if not wanted.strip() or wanted.strip() == "...":
                 continue
             checked += 1
             if exact:
-                ok = wanted in printed
+                matches = [p for p in printed if p == wanted]
             else:
                 regex = re.compile("^\\s*" + pattern(wanted.strip()) + "\\s*$")
-                ok = any(regex.match(p) for p in printed)
-            if not ok:
+                matches = [p for p in printed if regex.match(p)]
+            if not matches:
                 failures.append(f"{page}:{line + offset}: not printed by the block at {page}:{found[n][0]}: {wanted}")
+            shown = [p for p in shown if p not in matches]
+        if shown and not cut:
+            failures.append(f"{page}:{line}: the block at {page}:{found[n][0]} printed {len(shown)} more lines than "
+                            f"its output block shows, which marks no cut (`...`); the first: {shown[0]}")
     if failures:
         print("\n".join(failures), file=sys.stderr)
-        sys.exit(f"walkthrough: {len(failures)} output lines of {checked} not printed")
+        sys.exit(f"walkthrough: {len(failures)} output blocks or lines differ from what was printed ({checked} lines checked)")
     print(f"\nwalkthrough: {len(runnable)} shell blocks ran; {checked} output lines in "
-          f"{len(expected)} blocks match what they printed")
+          f"{len(expected)} blocks match what they printed, cuts marked")
 
 
 if __name__ == "__main__":

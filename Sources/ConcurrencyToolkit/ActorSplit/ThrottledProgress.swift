@@ -2,7 +2,7 @@
 /// interval, without ever blocking the code that reports.
 ///
 /// ```swift
-/// import Observation   // SwiftUI imports it for you
+/// // Assumes `import Observation` (SwiftUI imports it) and your `compressor`.
 ///
 /// @MainActor @Observable final class SqueezeViewModel {
 ///     var bytesDone = 0

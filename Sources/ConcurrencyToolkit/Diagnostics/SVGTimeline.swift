@@ -37,8 +37,8 @@ enum SVGTimeline {
 
         let (legend, height) = legend(top: y + 20)
         let width = SVGTimelinePanel.labelWidth + SVGTimelinePanel.plotWidth + 20
-        let subtitle = "\(TraceFormatting.duration(timeline.duration)) · \(timeline.threads.count) OS threads in "
-            + "\(timeline.rows.count) rows · \(timeline.eventCount) events"
+        let subtitle = "\(TraceFormatting.duration(timeline.duration)) · \(counted(timeline.threads.count, "OS thread")) in "
+            + "\(counted(timeline.rows.count, "row")) · \(counted(timeline.eventCount, "event"))"
             + (timeline.discardedEventCount > 0 ? " · \(timeline.discardedEventCount) late events discarded" : "")
         return """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -54,6 +54,11 @@ enum SVGTimeline {
             </svg>
 
             """
+    }
+
+    /// "1 row", "3 rows": the subtitle's counts.
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// The legend's elements and the picture's full height.

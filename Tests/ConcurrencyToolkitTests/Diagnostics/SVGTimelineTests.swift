@@ -157,6 +157,13 @@ final class SVGReader: NSObject, XMLParserDelegate {
         #expect(reader.rows.map(\.name).count == Set(reader.rows.map(\.name)).count)
     }
 
+    @Test func subtitleCountsInTheSingularAndPlural() async throws {
+        let (_, one) = await withTraceRecording { marker("alone") }
+        #expect(try SVGReader.read(one.svgTimeline()).texts.contains { $0.hasSuffix("· 1 OS thread in 1 row · 1 event") })
+        let none = Trace(events: [], threads: [], duration: 0, discardedEventCount: 0)
+        #expect(try SVGReader.read(none.svgTimeline()).texts.contains { $0.hasSuffix("· 0 OS threads in 0 rows · 0 events") })
+    }
+
     @Test func emptyTraceIsStillAPicture() throws {
         let reader = try SVGReader.read(Trace(events: [], threads: [], duration: 0, discardedEventCount: 0).svgTimeline())
         #expect(reader.root == "svg")

@@ -156,7 +156,7 @@ public enum FileSqueezerCommand {
             Terminal.out(Summary.text(report))
         }
         if options.demo, !options.json {
-            Terminal.out("\nThe demo folder is \(folder) (originals and .gz side by side).\nRemove it with: rm -r \(folder)\n")
+            Terminal.out("\nThe demo folder is \(folder) (originals and .gz side by side; the next --demo reuses it).\nRemove it with: rm -r \(folder)\n")
         }
         return report.exitStatus
     }
@@ -207,14 +207,23 @@ public enum FileSqueezerCommand {
         }
     }
 
+    /// One demo folder per user, `$TMPDIR/file-squeezer-demo-UID`, reused: each
+    /// run empties it first, so running `--demo` again does not leave another
+    /// corpus behind. A path that is not a folder of ours (a link someone
+    /// planted, another user's folder) is refused, not emptied.
     private static func makeDemoFolder(megabytes: Int) -> String? {
-        let base = (System.environment("TMPDIR") ?? "/tmp") + "/file-squeezer-demo-XXXXXX"
-        var template = Array(base.utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            Terminal.error("file-squeezer: cannot create a demo folder in \(base): \(String(cString: strerror(errno)))\n")
+        let folder = (System.environment("TMPDIR") ?? "/tmp") + "/file-squeezer-demo-\(getuid())"
+        var info = stat()
+        if lstat(folder, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else {
+                Terminal.error("file-squeezer: \(folder) exists and is not a folder of yours; remove it or set TMPDIR\n")
+                return nil
+            }
+            emptyFolder(folder)
+        } else if mkdir(folder, 0o700) != 0 {
+            Terminal.error("file-squeezer: cannot create the demo folder \(folder): \(String(cString: strerror(errno)))\n")
             return nil
         }
-        let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do {
             let (files, bytes) = try DemoCorpus.write(into: folder, megabytes: megabytes)
             Terminal.out("Made a demo folder with \(files) files (\(formatBytes(bytes))) of text-like and random data.\n\n")
@@ -222,6 +231,16 @@ public enum FileSqueezerCommand {
         } catch {
             Terminal.error("file-squeezer: \(error)\n")
             return nil
+        }
+    }
+
+    /// Removes the files of a previous demo run (the folder holds no folders).
+    private static func emptyFolder(_ folder: String) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { unlink(folder + "/" + name) }
         }
     }
 }
