@@ -15,11 +15,11 @@ Rows (common.sh's run_rounds writes them, tab-separated, with a header):
     round  label  wall_s  user_s  sys_s  rss_kib  load1
 
 Commands:
-    method.py report ROWS [--ours LABEL] [--title TEXT] [--per COUNT]
+    method.py report ROWS [--ours LABEL] [--title TEXT] [--per COUNT] [--cpu-ratio]
         Markdown table: wall, CPU (user + sys) and peak memory per command,
         ours ÷ each other command within the rounds, and the load per round;
-        with --per, also the wall and system time per file (µs).
-    method.py spread [NUMBER ...]          median min max (of the arguments or stdin)
+        with --per, also the wall and system time per file (µs); with
+        --cpu-ratio, also ours ÷ this for the CPU time, within the rounds.
     method.py tiny-corpus DIR FILES FOLDERS
         FILES tiny files of 1–300 bytes, slices of /usr/share/doc's text, in
         FOLDERS folders (the issue-29 "tiny" corpus).
@@ -44,11 +44,20 @@ def spread(values):
     return statistics.median(values), min(values), max(values)
 
 
-def ratios_within_rounds(rows, ours, other, field="wall_s"):
-    """ours ÷ other for every round that ran both, in round order."""
+def cpu_s(row):
+    return row["user_s"] + row["sys_s"]
+
+
+def wall_s(row):
+    return row["wall_s"]
+
+
+def ratios_within_rounds(rows, ours, other, measure=wall_s):
+    """ours ÷ other (wall time, or another measure of a row) for every round
+    that ran both, in round order."""
     by_round = {}
     for row in rows:
-        by_round.setdefault(row["round"], {})[row["label"]] = row[field]
+        by_round.setdefault(row["round"], {})[row["label"]] = measure(row)
     return [runs[ours] / runs[other] for _, runs in sorted(by_round.items())
             if ours in runs and other in runs and runs[other] > 0]
 
@@ -63,9 +72,9 @@ def loads_per_round(rows):
 
 # --- formatting -------------------------------------------------------------
 
-def times(ratio):
+def times(ratio, decimals=2):
     """1.07x, 0.92x; below 0.1x two significant figures (0.0043x), not 0.00x."""
-    return f"{ratio:.2f}x" if ratio >= 0.1 else f"{ratio:.2g}x"
+    return f"{ratio:.{decimals}f}x" if ratio >= 0.1 else f"{ratio:.2g}x"
 
 
 def seconds(value):
@@ -114,9 +123,17 @@ def labels_of(rows):
     return labels
 
 
-def report(rows, ours=None, title=None, per=None):
+def shown_ratio(ratios):
+    if not ratios:
+        return "–"
+    median, low, high = spread(ratios)
+    return f"**{times(median, 3)}** ({times(low, 3)}–{times(high, 3)})"
+
+
+def report(rows, ours=None, title=None, per=None, cpu_ratio=False):
     """The Markdown report of one set of interleaved rounds; with `per` (a
-    count of files or items), also the median wall and system time per item."""
+    count of files or items), also the median wall and system time per item;
+    with `cpu_ratio`, also ours ÷ this for the CPU time (user + system)."""
     labels = labels_of(rows)
     if not labels:
         raise SystemExit("error: no rows to report")
@@ -131,21 +148,20 @@ def report(rows, ours=None, title=None, per=None):
             f"ours ÷ this: {ours}'s wall time ÷ this command's in the same round, "
             "median (min–max) of the rounds' ratios; below 1.00x ours is faster.", ""]
     header = "| command | wall (s) | CPU user + sys (s) | peak memory (MiB) | ours ÷ this |"
+    if cpu_ratio:
+        header += " ours ÷ this, CPU |"
     if per:
         header += " wall per file (µs) | system per file (µs) |"
     out += [header, "|---" * header.count(" | ") + "|---|"]
     for label in labels:
         mine = [row for row in rows if row["label"] == label]
         wall = shown_spread((row["wall_s"] for row in mine), seconds)
-        cpu = shown_spread((row["user_s"] + row["sys_s"] for row in mine), seconds)
+        cpu = shown_spread((cpu_s(row) for row in mine), seconds)
         rss = shown_spread((row["rss_kib"] / 1024 for row in mine), lambda v: f"{v:.1f}")
-        if label == ours:
-            ratio = "(ours)"
-        else:
-            ratios = ratios_within_rounds(rows, ours, label)
-            ratio = (f"**{times(statistics.median(ratios))}** ({times(min(ratios))}–{times(max(ratios))})"
-                     if ratios else "–")
+        ratio = "(ours)" if label == ours else shown_ratio(ratios_within_rounds(rows, ours, label))
         line = f"| `{label}` | {wall} | {cpu} | {rss} | {ratio} |"
+        if cpu_ratio:
+            line += " (ours) |" if label == ours else f" {shown_ratio(ratios_within_rounds(rows, ours, label, cpu_s))} |"
         if per:
             line += (f" {statistics.median(row['wall_s'] for row in mine) * 1e6 / per:.1f} |"
                      f" {statistics.median(row['sys_s'] for row in mine) * 1e6 / per:.1f} |")
@@ -202,11 +218,14 @@ def main(arguments):
     command, rest = arguments[0], arguments[1:]
     if command == "report":
         ours = title = per = None
+        cpu_ratio = False
         paths = []
         while rest:
             item = rest.pop(0)
             if item == "--ours":
                 ours = rest.pop(0)
+            elif item == "--cpu-ratio":
+                cpu_ratio = True
             elif item == "--per":
                 per = int(rest.pop(0))
             elif item == "--title":
@@ -214,11 +233,8 @@ def main(arguments):
             else:
                 paths.append(item)
         if len(paths) != 1:
-            raise SystemExit("usage: method.py report ROWS [--ours LABEL] [--title TEXT] [--per COUNT]")
-        print(report(read_rows(paths[0]), ours, title, per))
-    elif command == "spread":
-        values = [float(v) for v in (rest or sys.stdin.read().split())]
-        print("%g %g %g" % spread(values))
+            raise SystemExit("usage: method.py report ROWS [--ours LABEL] [--title TEXT] [--per COUNT] [--cpu-ratio]")
+        print(report(read_rows(paths[0]), ours, title, per, cpu_ratio))
     elif command == "tiny-corpus" and len(rest) == 3:
         tiny_corpus(rest[0], int(rest[1]), int(rest[2]))
     elif command == "check-run" and len(rest) == 2:

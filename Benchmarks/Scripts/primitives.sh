@@ -20,8 +20,13 @@
 #                     (e.g. one built against another checkout)
 #   IDLE=1            also measure an idle BlockingExecutor's CPU use over
 #                     10 s after its last job (getrusage; HandOffHarness/Idle.swift)
+#
+# The rounds run inside the harness (a round is microseconds to milliseconds
+# of work: timing it from a shell would time the process start), rotating as
+# common.sh's run_rounds does; the load comes from common.sh.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/common.sh"
+cd "$scripts_dir/.."
 
 harness=${HARNESS:-}
 if [ -z "$harness" ]; then
@@ -31,9 +36,9 @@ if [ -z "$harness" ]; then
     swift build -c release --product HandOffHarness >&2
     harness="$(swift build -c release --show-bin-path)/HandOffHarness"
 fi
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores" >&2
+echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
 env -u IDLE "$harness"
 if [ -n "${IDLE:-}" ]; then
     IDLE=1 "$harness"
 fi
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min)" >&2
+echo "load after: $(load_average) (1/5/15 min)" >&2
