@@ -44,7 +44,10 @@
 # Environment: ROUNDS=21, JOBS=2, TINY_FILES=100000, TINY_FOLDERS=100,
 # SMALL_FILES=2000, CORPUS_MB=150, MEMORY_ROUNDS=3, MEMORY_MB=1024, BATCH=1000 (xargs -n),
 # FILE_SQUEEZER=/path (else a release build of this checkout), WORK=/dev/shm,
-# KEEP=dir (keep each case's rows there, method.py's format). Installs pigz,
+# KEEP=dir (keep each case's rows there, method.py's format), PEERS=xargs,gzip,pigz
+# (the peers to run: pigz -p 2 pays a thread hand-off per file, 0.1–0.5 ms
+# measured here, so on 100,000 tiny files it takes minutes a run; leave it
+# out of tiny with PEERS=xargs,gzip if the time matters). Installs pigz,
 # GNU time and strace with apt-get when missing (as root).
 # Short mode, about a minute: ROUNDS=3 TINY_FILES=5000 SMALL_FILES=200 CORPUS_MB=20
 set -euo pipefail
@@ -60,7 +63,7 @@ for argument in "$@"; do
     esac
 done
 [ ${#cases[@]} -gt 0 ] || cases=(tiny small large mixed)
-rounds=${ROUNDS:-21} jobs=${JOBS:-2} batch=${BATCH:-1000}
+rounds=${ROUNDS:-21} jobs=${JOBS:-2} batch=${BATCH:-1000} peers=${PEERS:-xargs,gzip,pigz}
 tiny_files=${TINY_FILES:-100000} tiny_folders=${TINY_FOLDERS:-100} small_files=${SMALL_FILES:-2000}
 megabytes=${CORPUS_MB:-150} memory_rounds=${MEMORY_ROUNDS:-3} memory_mb=${MEMORY_MB:-1024}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -93,10 +96,11 @@ check_outputs() {
 commands_for() {  # label<TAB>command lines for a case
     local ours="file-squeezer -r --jobs $jobs --level 6 -q"
     printf '%s\t%q -r --jobs %s --level 6 -q "$D"\n' "$ours" "$bin" "$jobs"
-    printf 'find | xargs -0 -P %s -n %s gzip -6 -k\tfind "$D" -type f -print0 | xargs -0 -P %s -n %s gzip -6 -k\n' \
-        "$jobs" "$batch" "$jobs" "$batch"
-    printf 'gzip -6 -rk\tgzip -6 -rk "$D"\n'
-    printf 'pigz -6 -p %s -rk\tpigz -6 -p %s -rk "$D"\n' "$jobs" "$jobs"
+    [[ ,$peers, != *,xargs,* ]] ||
+        printf 'find | xargs -0 -P %s -n %s gzip -6 -k\tfind "$D" -type f -print0 | xargs -0 -P %s -n %s gzip -6 -k\n' \
+            "$jobs" "$batch" "$jobs" "$batch"
+    [[ ,$peers, != *,gzip,* ]] || printf 'gzip -6 -rk\tgzip -6 -rk "$D"\n'
+    [[ ,$peers, != *,pigz,* ]] || printf 'pigz -6 -p %s -rk\tpigz -6 -p %s -rk "$D"\n' "$jobs" "$jobs"
     if [ $limit = 1 ] && [[ $1 != memory* ]]; then
         printf 'limit: syscalls + deflate\tfind "$D" -type f -print0 | xargs -0 -P %s -n %s %q\n' "$jobs" "$batch" "$work/syscall-floor"
         printf 'limit: syscalls only\tfind "$D" -type f -print0 | xargs -0 -P %s -n %s %q -s\n' "$jobs" "$batch" "$work/syscall-floor"
