@@ -20,6 +20,10 @@ Commands:
         ours ÷ each other command within the rounds, and the load per round;
         with --per, also the wall and system time per file (µs); with
         --cpu-ratio, also ours ÷ this for the CPU time, within the rounds.
+    method.py report-operations ROWS [--versus NAME LABEL ...] [--versus-rows REGEX]
+        For rows whose wall time is seconds per operation (HandOffHarness):
+        median, min and max per operation; for the labels matching REGEX,
+        also this ÷ LABEL within each round, in a column "× NAME".
     method.py tiny-corpus DIR FILES FOLDERS
         FILES tiny files of 1–300 bytes, slices of /usr/share/doc's text, in
         FOLDERS folders (the issue-29 "tiny" corpus).
@@ -30,6 +34,7 @@ Commands:
 
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -170,6 +175,34 @@ def report(rows, ours=None, title=None, per=None, cpu_ratio=False):
     return "\n".join(out)
 
 
+def per_operation(seconds_):
+    """A time per operation: 51.9 ns, 8.4 µs."""
+    nanoseconds = seconds_ * 1e9
+    return f"{nanoseconds / 1e3:.1f} µs" if nanoseconds >= 1000 else f"{nanoseconds:.1f} ns"
+
+
+def operations_report(rows, versus=(), versus_rows=None):
+    """The report of rows whose wall time is seconds per operation (the
+    harnesses' rounds): median, min and max per operation, and for the labels
+    matching `versus_rows`, this ÷ each (name, label) of `versus`, within
+    each round."""
+    labels = labels_of(rows)
+    rounds = len({row["round"] for row in rows})
+    header = "| operation | median | min | max |" + "".join(f" × {name} |" for name, _ in versus)
+    out = [header, "|---" * header.count(" | ") + "|---|"]
+    for label in labels:
+        median, low, high = spread(row["wall_s"] for row in rows if row["label"] == label)
+        line = f"| {label} | {per_operation(median)} | {per_operation(low)} | {per_operation(high)} |"
+        for _, limit in versus:
+            ratios = ratios_within_rounds(rows, label, limit)
+            line += (f" {shown_ratio(ratios).replace('**', '')} |"
+                     if versus_rows and re.search(versus_rows, label) and ratios else " |")
+        out.append(line)
+    out += ["", f"{rounds} interleaved rounds; per-operation median, min and max over the rounds; "
+            "× a limit: this ÷ the limit within each round, median (min–max).", "", load_line(rows)]
+    return "\n".join(out)
+
+
 # --- corpora and run checks -------------------------------------------------
 
 def tiny_corpus(root, files, folders, sources="/usr/share/doc"):
@@ -235,6 +268,19 @@ def main(arguments):
         if len(paths) != 1:
             raise SystemExit("usage: method.py report ROWS [--ours LABEL] [--title TEXT] [--per COUNT] [--cpu-ratio]")
         print(report(read_rows(paths[0]), ours, title, per, cpu_ratio))
+    elif command == "report-operations" and rest:
+        path, versus, versus_rows = rest.pop(0), [], None
+        while len(rest) >= 2:
+            item = rest.pop(0)
+            if item == "--versus" and len(rest) >= 2:
+                versus.append((rest.pop(0), rest.pop(0)))
+            elif item == "--versus-rows":
+                versus_rows = rest.pop(0)
+            else:
+                raise SystemExit(__doc__)
+        if rest:
+            raise SystemExit(__doc__)
+        print(operations_report(read_rows(path), versus, versus_rows))
     elif command == "tiny-corpus" and len(rest) == 3:
         tiny_corpus(rest[0], int(rest[1]), int(rest[2]))
     elif command == "check-run" and len(rest) == 2:
