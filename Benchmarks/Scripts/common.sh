@@ -20,15 +20,17 @@ scripts_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 method_py=$scripts_dir/method.py
 
 # need_tools TOOL...: installs what is missing with apt-get (run as root) or
-# names it and stops. "time" is GNU time at /usr/bin/time (package time).
+# names it and stops. "time" is GNU time at /usr/bin/time (package time);
+# "cc" comes with gcc; a name with a "-" is a package (zlib1g-dev).
 need_tools() {
     local missing=() tool
     for tool in "$@"; do
-        if [ "$tool" = time ]; then
-            [ -x /usr/bin/time ] || missing+=(time)
-        else
-            command -v "$tool" >/dev/null || missing+=("$tool")
-        fi
+        case $tool in
+            time) [ -x /usr/bin/time ] || missing+=(time) ;;
+            cc) command -v cc >/dev/null || missing+=(gcc) ;;
+            *-*) dpkg -s "$tool" >/dev/null 2>&1 || missing+=("$tool") ;;
+            *) command -v "$tool" >/dev/null || missing+=("$tool") ;;
+        esac
     done
     [ ${#missing[@]} -gt 0 ] || return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
