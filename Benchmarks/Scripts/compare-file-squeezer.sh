@@ -133,7 +133,7 @@ make_corpus() {  # case folder
 strace_counts() {
     fresh_copy
     strace -f -c -o "$work/strace" bash -c "$2" >/dev/null 2>&1 || true
-    awk -v label="$1" -v files="$expected" '
+    awk -v label="${1//|/\\|}" -v files="$expected" '
         $NF == "total" { total = $4; next }
         $1 ~ /^[0-9.]+$/ && NF >= 5 { calls[$NF] = $4 }
         END {

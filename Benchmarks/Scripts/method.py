@@ -82,6 +82,11 @@ def times(ratio, decimals=2):
     return f"{ratio:.{decimals}f}x" if ratio >= 0.1 else f"{ratio:.2g}x"
 
 
+def cell(label):
+    """A label for a Markdown table cell: a "|" would end the cell, even in `code`."""
+    return label.replace("|", "\\|")
+
+
 def seconds(value):
     return f"{value:.3f}" if value < 100 else f"{value:.1f}"
 
@@ -164,7 +169,7 @@ def report(rows, ours=None, title=None, per=None, cpu_ratio=False):
         cpu = shown_spread((cpu_s(row) for row in mine), seconds)
         rss = shown_spread((row["rss_kib"] / 1024 for row in mine), lambda v: f"{v:.1f}")
         ratio = "(ours)" if label == ours else shown_ratio(ratios_within_rounds(rows, ours, label))
-        line = f"| `{label}` | {wall} | {cpu} | {rss} | {ratio} |"
+        line = f"| `{cell(label)}` | {wall} | {cpu} | {rss} | {ratio} |"
         if cpu_ratio:
             line += " (ours) |" if label == ours else f" {shown_ratio(ratios_within_rounds(rows, ours, label, cpu_s))} |"
         if per:
@@ -192,7 +197,7 @@ def operations_report(rows, versus=(), versus_rows=None):
     out = [header, "|---" * header.count(" | ") + "|---|"]
     for label in labels:
         median, low, high = spread(row["wall_s"] for row in rows if row["label"] == label)
-        line = f"| {label} | {per_operation(median)} | {per_operation(low)} | {per_operation(high)} |"
+        line = f"| {cell(label)} | {per_operation(median)} | {per_operation(low)} | {per_operation(high)} |"
         for _, limit in versus:
             ratios = ratios_within_rounds(rows, label, limit)
             line += (f" {shown_ratio(ratios).replace('**', '')} |"
