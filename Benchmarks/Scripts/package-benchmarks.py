@@ -16,7 +16,8 @@ import re
 import sys
 from pathlib import Path
 
-from method import spread, times  # the one method's statistics, beside this file
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+from method import spread, times  # noqa: E402 (the one method's statistics, beside this file)
 
 # Who is compared with whom. By default every benchmark of a group whose name
 # does not end in "(peer)" is compared with every peer of its group; where a
