@@ -40,10 +40,15 @@ let selected = cases
 
 /// The 1-minute load average now, as /proc/loadavg gives it (0 where there is none).
 func loadAverage() -> Double {
+    #if os(Linux)
     guard let file = fopen("/proc/loadavg", "r") else { return 0 }
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 64)
     return fgets(&line, Int32(line.count), file) == nil ? 0 : strtod(line, nil)
+    #else
+    var load = [0.0]
+    return getloadavg(&load, 1) == 1 ? load[0] : 0
+    #endif
 }
 
 print("round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1")
