@@ -9,6 +9,7 @@ let benchmarks: @Sendable () -> Void = {
     progressBenchmarks()
     progressDeliveryBenchmarks()
     concurrentMapBenchmarks()
+    perItemBenchmarks()
     harnessBenchmarks()
 }
 

@@ -16,11 +16,13 @@ extension Sequence where Element: Sendable {
     /// nothing outlives the call.
     ///
     /// - `transform` never runs on the caller's actor, even when called from
-    ///   the main actor: it is `@concurrent`, and each call runs in its own
-    ///   child task. (A closure you explicitly mark `@MainActor` still hops
-    ///   there, which defeats the purpose.)
+    ///   the main actor: it is `@concurrent`, and its calls run in at most
+    ///   `maxConcurrency` child tasks, each of which takes the next element
+    ///   when its call returns (as a loop over Dispatch workers does), so an
+    ///   element costs a call, not a task. (A closure you explicitly mark
+    ///   `@MainActor` still hops there, which defeats the purpose.)
     /// - Elements are pulled from the sequence lazily, one per finished
-    ///   child, so at most `maxConcurrency` elements are in flight.
+    ///   call, so at most `maxConcurrency` elements are in flight.
     /// - **Errors:** the first error thrown (first in time, not in input
     ///   order) cancels every running call, starts no further one, and is
     ///   rethrown once all running calls returned.
@@ -54,38 +56,7 @@ extension Sequence where Element: Sendable {
         // The caller's wait, named after the caller's line; ends before the results are returned.
         let wait = Instrumentation.begin(.asyncSpanStarted(name: "concurrentMap at \(fileID):\(line)"))
         defer { wait?.end(.spanFinished) }
-        do {
-            return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
-                var iterator = makeIterator()
-                var results: [Result?] = []
-                results.reserveCapacity(underestimatedCount)
-
-                func startNext() -> Bool {
-                    guard let element = iterator.next() else { return false }
-                    let index = results.count
-                    results.append(nil)
-                    group.addTask {
-                        // Ends before `group.next()` hands the result to the caller.
-                        let child = Instrumentation.begin(.childStarted(index: index))
-                        defer { child?.end(.childFinished) }
-                        return (index, try await transform(element))
-                    }
-                    return true
-                }
-
-                while results.count < maxConcurrency, startNext() {}
-                // `next()` rethrows the first child error; leaving the group
-                // body then cancels and awaits the other children.
-                while let (index, result) = try await group.next() {
-                    results[index] = result
-                    _ = startNext()
-                }
-                return results.map { $0! }
-            }
-        } catch {
-            // Only `transform` throws into the group, so every error is a `Failure`.
-            throw error as! Failure
-        }
+        return try await runWorkers(maxConcurrency: maxConcurrency, collects: true, transform)
     }
 
     /// Runs `body` for every element in parallel, at most `maxConcurrency` at a time.
@@ -110,7 +81,100 @@ extension Sequence where Element: Sendable {
         fileID: String = #fileID, line: Int = #line,
         _ body: @escaping @Sendable @concurrent (Element) async throws(Failure) -> Void
     ) async throws(Failure) {
-        // An array of `Void` holds no element storage; one code path is worth more.
-        _ = try await concurrentMap(maxConcurrency: maxConcurrency, fileID: fileID, line: line, body)
+        checkPrecondition(
+            maxConcurrency >= 1,
+            "concurrentMap or concurrentForEach (maxConcurrency: \(maxConcurrency)): maxConcurrency must be at least 1 (the most calls running at once)")
+        let wait = Instrumentation.begin(.asyncSpanStarted(name: "concurrentMap at \(fileID):\(line)"))
+        defer { wait?.end(.spanFinished) }
+        _ = try await runWorkers(maxConcurrency: maxConcurrency, collects: false, body)
     }
+
+    /// Up to `maxConcurrency` child tasks, each calling `transform` on the
+    /// next element until none is left. The first error stops the feed (no
+    /// further call starts) and is rethrown once every worker returned.
+    /// - Returns: The results in input order when `collects`, else empty.
+    private func runWorkers<Result: Sendable, Failure: Error>(
+        maxConcurrency: Int, collects: Bool,
+        _ transform: @escaping @Sendable @concurrent (Element) async throws(Failure) -> Result
+    ) async throws(Failure) -> [Result] {
+        // Moved to the feed, which touches it only under its lock, one
+        // worker at a time (the one task that drove it before hopped
+        // threads too); the sequence itself is not used again here.
+        nonisolated(unsafe) let iterator = makeIterator()
+        let feed = ElementFeed(iterator)
+        do {
+            return try await withThrowingTaskGroup(of: [(Int, Result)].self) { group in
+                var workers = 0
+                while workers < maxConcurrency, let first = feed.next() {
+                    workers += 1
+                    group.addTask {
+                        var done: [(Int, Result)] = []
+                        var item: (index: Int, element: Element)? = first
+                        while let (index, element) = item {
+                            // Ends before the worker takes the next element.
+                            let child = Instrumentation.begin(.childStarted(index: index))
+                            do {
+                                let result = try await transform(element)
+                                if collects { done.append((index, result)) }
+                            } catch {
+                                child?.end(.childFinished)
+                                feed.stop()
+                                throw error
+                            }
+                            child?.end(.childFinished)
+                            item = feed.next()
+                        }
+                        return done
+                    }
+                }
+                guard collects else {
+                    try await group.waitForAll()
+                    return []
+                }
+                var results = [Result?](repeating: nil, count: 0)
+                while let done = try await group.next() {
+                    for (index, result) in done {
+                        if index >= results.count { results.append(contentsOf: repeatElement(nil, count: index + 1 - results.count)) }
+                        results[index] = result
+                    }
+                }
+                return results.map { $0! }
+            }
+        } catch {
+            // Only `transform` throws into the group, so every error is a `Failure`.
+            throw error as! Failure
+        }
+    }
+}
+
+/// The sequence's iterator, shared by the workers of one `concurrentMap`:
+/// each takes the next element and its index under the lock, until the
+/// sequence ends or a worker failed.
+private final class ElementFeed<Element: Sendable>: Sendable {
+    private struct State {
+        /// The iterator's `next()`; generic over the element only, so a
+        /// worker task captures no iterator type.
+        var pull: () -> Element?
+        var handedOut = 0
+        var stopped = false
+    }
+
+    // The iterator is only touched under the lock, one worker at a time,
+    // as the single task that drove it before did (across threads too).
+    private let state: Lock<State>
+
+    init<Iterator: IteratorProtocol>(_ iterator: sending Iterator) where Iterator.Element == Element {
+        var iterator = iterator
+        state = Lock(State(pull: { iterator.next() }))
+    }
+
+    func next() -> (index: Int, element: Element)? {
+        state.withLock { state in
+            guard !state.stopped, let element = state.pull() else { return nil }
+            defer { state.handedOut += 1 }
+            return (state.handedOut, element)
+        }
+    }
+
+    func stop() { state.withLock { $0.stopped = true } }
 }

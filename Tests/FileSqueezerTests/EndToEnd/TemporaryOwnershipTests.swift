@@ -59,7 +59,8 @@ extension EndToEnd {
             let scratch = try Scratch()
             let names = try Self.makeLookalikes(scratch)
             let before = try scratch.snapshot("in")
-            let run = try SqueezerProcess.run([scratch.path + "/in"], environment: environment, in: scratch)
+            // --force: the two-link lookalike is compressed too (without it, skipped as a hard link).
+            let run = try SqueezerProcess.run(["--force", scratch.path + "/in"], environment: environment, in: scratch)
             #expect(run.status == 0, "stderr: \(run.stderr)")
             #expect(!run.stderr.contains("removed"), "stderr: \(run.stderr)")
             #expect(try scratch.snapshot("in").filter { before[$0.key] != nil } == before)
@@ -77,7 +78,7 @@ extension EndToEnd {
             try scratch.file("in/" + genuine, Self.gzipHead)
             names.append(genuine)
             let before = try scratch.snapshot("in")
-            let run = try SqueezerProcess.run(["--output", scratch.path + "/out", scratch.path + "/in"], in: scratch)
+            let run = try SqueezerProcess.run(["--force", "--output", scratch.path + "/out", scratch.path + "/in"], in: scratch)
             #expect(run.status == 0, "stderr: \(run.stderr)")
             #expect(try scratch.snapshot("in") == before)
             #expect(try scratch.listing("out") == names.map { $0 + ".gz" }.sorted())
@@ -106,7 +107,8 @@ extension EndToEnd {
             try scratch.file("in/" + killed, Self.gzipHead + Data("partial".utf8))
             try scratch.file("in/" + killedEmpty, Data())
             try scratch.file("in/a.txt", Data("a\n".utf8))
-            let run = try SqueezerProcess.run([scratch.path + "/in"], environment: environment, in: scratch)
+            // --force: the two-link lookalike is compressed too (without it, skipped as a hard link).
+            let run = try SqueezerProcess.run(["--force", scratch.path + "/in"], environment: environment, in: scratch)
             #expect(run.status == 0, "stderr: \(run.stderr)")
             #expect(run.stderr.contains(
                 "removed 2 temporary files left by a run that was killed: \([killedEmpty, killed].sorted().joined(separator: ", "))\n"),

@@ -93,16 +93,14 @@ public enum FileSqueezerCommand {
             folder = demoFolder
         }
         var discovery: Discovery
-        JobLimit.raiseForDiscovery()
         do {
-            discovery = try discoverFiles(in: folder, recursive: options.recursive, output: options.output)
+            discovery = try discoverFiles(
+                in: folder, recursive: options.recursive, output: options.output, force: options.force)
         } catch {
             Terminal.error("file-squeezer: \(error)\n")
             return 2
         }
-        let limit = JobLimit.decide(
-            requested: options.jobs, strategy: options.strategy, cores: activeCores,
-            heldLater: discovery.outputFoldersToOpen)
+        let limit = JobLimit.decide(requested: options.jobs, strategy: options.strategy, cores: activeCores)
         discovery.notes += limit.notes
         if !options.quiet {
             for note in discovery.notes { Terminal.error("file-squeezer: \(note)\n") }
@@ -132,19 +130,21 @@ public enum FileSqueezerCommand {
         squeezer.keepsEveryOutcome = options.json
         let usage = CPUUsage.start()
         let work = Task { @MainActor in
-            guard options.records else { return await squeeze(squeezer, discovery, stallWatch: stallWatch) }
+            guard options.records else { return (await squeeze(squeezer, discovery, stallWatch: stallWatch), true) }
             let (report, trace) = await withTraceRecording { await squeeze(squeezer, discovery, stallWatch: stallWatch) }
-            writeRecording(trace, options: options)
-            return report
+            return (report, writeRecording(trace, options: options))
         }
         signals.onStop { _ in work.cancel() }
         signals.onResize { Task { @MainActor in display.resized() } }
-        var report = await work.value
+        var (report, recorded) = await work.value
         report.parallelism = usage.parallelism(cores: activeCores)
         report.signal = signals.received.map(StopSignals.name)
         // Every job removes its own temporary file; this catches any a job
         // could not reach (and is a no-op otherwise).
         temporaryFiles.removeAll()
+        for leftover in temporaryFiles.leftBehind {
+            Terminal.error("file-squeezer: cannot remove this run's temporary file \(leftover); delete it yourself\n")
+        }
         // An interrupted run takes back the output folders it made for nothing.
         if report.interrupted { outputRoot?.removeEmptyFoldersMade() }
         report.files += discovery.failures
@@ -158,7 +158,8 @@ public enum FileSqueezerCommand {
         if options.demo, !options.json {
             Terminal.out("\nThe demo folder is \(folder) (originals and .gz side by side; the next --demo reuses it).\nRemove it with: rm -r \(folder)\n")
         }
-        return report.exitStatus
+        // A requested --trace or --timeline that was not written fails the run.
+        return recorded ? report.exitStatus : max(report.exitStatus, 1)
     }
 
     private static var activeCores: Int { System.processorCount }
@@ -174,9 +175,11 @@ public enum FileSqueezerCommand {
         return report
     }
 
-    /// Writes what `--trace`, `--timeline` and `--stats` asked for; a file that
-    /// cannot be written is reported but does not fail the run.
-    private static func writeRecording(_ trace: Trace, options: Options) {
+    /// Writes what `--trace`, `--timeline` and `--stats` asked for. A file
+    /// that cannot be written is named with the reason.
+    /// - Returns: Whether every file asked for was written (else the run exits 1).
+    private static func writeRecording(_ trace: Trace, options: Options) -> Bool {
+        var written = true
         let outputs = [
             (options.trace, "trace", { trace.chromeTraceJSON() }),
             (options.timeline, "timeline", { trace.svgTimeline(title: "file-squeezer") }),
@@ -187,6 +190,7 @@ public enum FileSqueezerCommand {
                 if !options.quiet { Terminal.error("file-squeezer: \(what) written to \(path)\n") }
             } catch {
                 Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(System.describe(errno: error.errno))\n")
+                written = false
             }
         }
         if options.stats {
@@ -194,6 +198,7 @@ public enum FileSqueezerCommand {
             let stats = trace.summary()
             if options.json { Terminal.error(stats) } else { Terminal.out(stats) }
         }
+        return written
     }
 
     private static func makeCorpus(in folder: String, megabytes: Int) -> Int32 {

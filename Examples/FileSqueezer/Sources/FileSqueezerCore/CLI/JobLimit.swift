@@ -32,15 +32,16 @@ struct JobLimit: Equatable {
     var notes: [String]
 
     static let perCore = 4
-    /// The original and the temporary output, and one to spare: the
-    /// `/proc/self/fd` link and a `--force` rename take none, but folder
-    /// descriptors opened as files start are not all counted in advance.
-    /// (Held folder descriptors: discovery's are open when this is decided,
-    /// so counted; `--output` folders opened later are `heldLater`.)
-    static let descriptorsPerFile = 3
+    /// The original and the temporary output, the original's folder and
+    /// the output's (held while the file is in flight, ``Folder``), and one
+    /// to spare: a folder closed meanwhile is reopened relative to its
+    /// parent, held for that moment. The `/proc/self/fd` link and a
+    /// `--force` rename take none.
+    static let descriptorsPerFile = 5
     /// Descriptors kept free for libdispatch (epoll, eventfd, three timer
-    /// clocks, made when first needed) and `--trace`/`--timeline` output.
-    static let reserve = 8
+    /// clocks, made when first needed) and `--trace`/`--timeline` output,
+    /// and the folders kept open after use (``FolderWindow/keptOpen``).
+    static let reserve = 8 + FolderWindow.keptOpen
 
     /// Files open at once in the parallel strategy with `jobs` jobs: one per
     /// segment in the run's window (a file opens at its first segment), and
@@ -54,10 +55,10 @@ struct JobLimit: Equatable {
     }
 
     /// Decides the jobs for this process (may raise its soft `RLIMIT_NOFILE`).
-    /// The folder descriptors discovery holds are open already, so counted;
-    /// `heldLater` more will be opened and kept (output folders made under
-    /// `--output` on first use), so they are set aside too.
-    static func decide(requested: Int, strategy: Strategy, cores: Int, heldLater: Int = 0) -> JobLimit {
+    /// Folders take no descriptor each: the run's folders are a bounded
+    /// window (``FolderWindow``), counted in ``reserve`` and per file, so
+    /// neither the number of folders nor empty ones lower the jobs.
+    static func decide(requested: Int, strategy: Strategy, cores: Int) -> JobLimit {
         var jobs = requested
         var reasons: [String] = []
         let cap = max(1, cores) * perCore
@@ -67,7 +68,8 @@ struct JobLimit: Equatable {
         }
         var tooFewDescriptors = false
         if strategy == .parallel {
-            let open = openDescriptors() + heldLater
+            // The window's folders now are in `reserve` already.
+            let open = max(0, openDescriptors() - FolderWindow.shared.openCount)
             let available = max(0, raiseOpenFileLimit(toward: descriptorsNeeded(jobs: jobs) + open) - open)
             if descriptorsNeeded(jobs: jobs) > available {
                 while jobs > 1, descriptorsNeeded(jobs: jobs) > available { jobs -= 1 }
@@ -79,19 +81,6 @@ struct JobLimit: Equatable {
         var note = "using \(Summary.count(jobs, "job")) instead of --jobs \(requested): " + reasons.joined(separator: ", and ")
         if tooFewDescriptors { note += "; even so a file may fail to open: raise it for a clean run" }
         return JobLimit(jobs: jobs, notes: [note])
-    }
-
-    /// Raises the soft open-file limit to the hard one before discovery:
-    /// it keeps a descriptor open for every folder that holds files to
-    /// compress, and more folders than the soft limit (often 1024) would
-    /// otherwise fail with `EMFILE` (named, as every other failure).
-    ///
-    /// ```swift
-    /// JobLimit.raiseForDiscovery()
-    /// let discovery = try discoverFiles(in: folder, recursive: true, output: nil)
-    /// ```
-    static func raiseForDiscovery() {
-        _ = raiseOpenFileLimit(toward: Int.max)
     }
 
     /// The soft limit, raised toward `wanted` as far as the hard limit allows.

@@ -224,7 +224,8 @@ extension Options {
                                 in parallel into one gzip member, like pigz's -b (default 1024)
           -r, --recursive       include subfolders
           -o, --output DIR      write the .gz files under DIR, mirroring subfolders
-          -f, --force           overwrite an existing .gz (without it, it is left and reported)
+          -f, --force           overwrite an existing .gz (without it, it is left and reported),
+                                and compress files with other hard links (skipped otherwise)
           -n, --no-name         store neither the original's name nor its time in the .gz header
           -N, --name            store both (the default, as gzip does)
               --synchronous     flush each .gz to the disk before it gets its name, and its
@@ -254,7 +255,8 @@ extension Options {
 
         Files already compressed by their suffix as gzip sees it (.gz, .tgz, .taz, -gz,
         .z, -z, _z, in any case: .Z, .GZ), symbolic links, FIFOs, sockets and devices
-        are skipped with a note (not with --force either: it only overwrites a .gz).
+        are skipped with a note (not with --force either), and so are files with
+        other hard links, as gzip does, unless --force.
         SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGPIPE and SIGQUIT (Ctrl-\\) stop all work,
         remove temporary files and exit with 128 + the signal number (130 for Ctrl-C).
         Exit status: 0 all files compressed, 1 some file failed or stdout could not

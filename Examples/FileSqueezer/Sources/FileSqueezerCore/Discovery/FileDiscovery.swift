@@ -37,9 +37,6 @@ struct Discovery: Sendable {
     var staleRemoved: [String] = []
     /// The `--output` folder, if any (it knows the folders the run made).
     var outputRoot: OutputFolder?
-    /// How many folders the run's `.gz` files go to that are not open yet:
-    /// each is opened on first use and then stays open (``JobLimit``).
-    var outputFoldersToOpen = 0
 }
 
 /// The folder argument itself is unusable; nothing was attempted.
@@ -84,7 +81,9 @@ enum FolderError: Error, Equatable, CustomStringConvertible {
 /// bytes through ``FileName/display(_:)``). It walks by descriptor, as fts
 /// and gzip do: each subfolder is opened relative to its parent with
 /// `O_NOFOLLOW`, listed from that descriptor, and each entry inspected with
-/// `fstatat(AT_SYMLINK_NOFOLLOW)`; the plans keep their folder open. It
+/// `fstatat(AT_SYMLINK_NOFOLLOW)`. Folders are a bounded window of
+/// descriptors (``Folder``): the walk holds the folder it lists, and a
+/// plan's folder is opened again, and checked, when its file starts. It
 /// creates nothing, even under `output`; it removes only the temporary
 /// files of runs that were killed, and only beside the originals (without
 /// `output`, where the run writes): see ``StaleTemporary``. An entry that
@@ -97,8 +96,13 @@ enum FolderError: Error, Equatable, CustomStringConvertible {
 /// `.tgz`, `.taz`, `.Z`, ...), our own temporary files (a live writer's
 /// with a note; a killed run's removed: ``Discovery/staleRemoved``), and,
 /// when `output` lies inside `folder`, the output folder itself (with a
-/// note: it existed before the run, since discovery comes first).
-func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(FolderError) -> Discovery {
+/// note: it existed before the run, since discovery comes first). Unless
+/// `force`, a file with other hard links is skipped with a note, as gzip
+/// does (`NAME: has N other links - ignored`): a link placed in the tree
+/// to a file outside it would otherwise be read and written out beside it.
+func discoverFiles(
+    in folder: String, recursive: Bool, output: String?, force: Bool = false
+) throws(FolderError) -> Discovery {
     let root: Folder
     do {
         root = try Folder.open(folder, shown: absolutePath(folder))
@@ -109,7 +113,7 @@ func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(F
         default: throw .unreadable(folder, errno: error.code)
         }
     }
-    var scan = Scan(recursive: recursive)
+    var scan = Scan(recursive: recursive, force: force)
     if let output {
         if let problem = OutputFolder.problem(with: output) { throw .unusableOutput(problem) }
         var info = stat()
@@ -117,10 +121,8 @@ func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(F
         if withCName(FileName.bytes(output), { stat($0, &info) }) == 0 { scan.skipped = FileIdentity(info) }
         // `--output FOLDER FOLDER`: every folder scanned is its own mirror.
         var rootInfo = stat()
-        scan.writesBeside = fstat(root.descriptor, &rootInfo) == 0 && scan.skipped == FileIdentity(rootInfo)
-        let (root, missing) = OutputFolder.lazily(at: output, shown: shown)
-        scan.discovery.outputRoot = root
-        scan.discovery.outputFoldersToOpen += missing
+        scan.writesBeside = (try? root.withDescriptor { fstat($0, &rootInfo) }) == 0 && scan.skipped == FileIdentity(rootInfo)
+        scan.discovery.outputRoot = OutputFolder.lazily(at: output, shown: shown).folder
     }
     scan.list(root, relative: "", output: scan.discovery.outputRoot ?? OutputFolder(existing: root), isTop: true)
     if let failure = scan.topFailure { throw .unreadable(folder, errno: failure) }
@@ -136,6 +138,8 @@ func discoverFiles(in folder: String, recursive: Bool, output: String?) throws(F
 /// One walk of the tree.
 private struct Scan {
     let recursive: Bool
+    /// Files with other hard links are compressed too.
+    let force: Bool
     var discovery = Discovery()
     /// The output folder, when it exists: never scanned.
     var skipped: FileIdentity?
@@ -144,7 +148,10 @@ private struct Scan {
     var writesBeside = true
     var topFailure: Int32?
 
-    init(recursive: Bool) { self.recursive = recursive }
+    init(recursive: Bool, force: Bool) {
+        self.recursive = recursive
+        self.force = force
+    }
 
     mutating func fail(_ shown: String, _ reason: String) {
         discovery.failures.append(FileOutcome(
@@ -162,10 +169,21 @@ private struct Scan {
         }
         // Outputs beside their originals: the listing says which exist.
         let listed = discovery.outputRoot == nil ? Set(names) : nil
+        // Held while its entries are looked at, let go while a subfolder is
+        // walked: only the folder being listed is held, whatever the depth.
+        var held: Int32?
+        defer { if held != nil { folder.release() } }
         for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let shown = (relative.isEmpty ? "" : relative + "/") + FileName.display(name)
+            if held == nil {
+                do { held = try folder.hold() } catch {
+                    fail(relative, "was moved or replaced during the run; the rest of it is left alone")
+                    return
+                }
+            }
+            let descriptor = held!
             var info = stat()
-            guard withCName(name, { fstatat(folder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+            guard withCName(name, { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
                 let code = errno
                 if code != ENOENT { fail(shown, "cannot inspect: \(String(cString: strerror(code)))") }
                 continue  // ENOENT: vanished while listing
@@ -174,9 +192,13 @@ private struct Scan {
             case S_IFREG:
                 if let suffix = GzipFormat.compressedSuffix(of: name) {
                     discovery.notes.append("\(shown): already has \(FileName.display(suffix.utf8)) suffix - ignored")
-                } else if writesBeside, case let verdict = StaleTemporary.judge(name, info: info, in: folder),
+                } else if writesBeside, case let verdict = StaleTemporary.judge(name, info: info, in: descriptor),
                           verdict != .ordinary {
-                    settle(verdict, name, in: folder, shown: shown)
+                    settle(verdict, name, in: descriptor, shown: shown)
+                } else if info.st_nlink > 1, !force {
+                    let others = Int(info.st_nlink) - 1
+                    discovery.notes.append(
+                        "\(shown): has \(Summary.count(others, "other link")) - ignored (--force compresses it anyway)")
                 } else {
                     discovery.plans.append(FilePlan(
                         folder: folder, name: name, outputFolder: output, identity: FileIdentity(info),
@@ -194,6 +216,8 @@ private struct Scan {
                     discovery.notes.append("\(shown): is a folder (use --recursive) - ignored")
                     continue
                 }
+                folder.release()
+                held = nil
                 enter(name, in: folder, seen: FileIdentity(info), shown: shown, output: output)
             case S_IFLNK:
                 discovery.notes.append("\(shown): is a symbolic link - ignored")
@@ -206,10 +230,10 @@ private struct Scan {
     /// A temporary of ours (``StaleTemporary``) in a folder the run writes
     /// to: a live writer's is left alone with a note naming it; a killed
     /// run's is removed, and the notes say so.
-    private mutating func settle(_ verdict: StaleTemporary, _ name: [UInt8], in folder: Folder, shown: String) {
+    private mutating func settle(_ verdict: StaleTemporary, _ name: [UInt8], in folder: Int32, shown: String) {
         if case .live(let pid) = verdict {
             discovery.notes.append("\(shown): is a temporary file of file-squeezer process \(pid), still running - ignored")
-        } else if withCName(name, { unlinkat(folder.descriptor, $0, 0) }) == 0 {
+        } else if withCName(name, { unlinkat(folder, $0, 0) }) == 0 {
             discovery.staleRemoved.append(shown)
         } else if errno != ENOENT {
             discovery.notes.append("\(shown): cannot remove this temporary file of a killed run: \(String(cString: strerror(errno)))")
@@ -219,53 +243,22 @@ private struct Scan {
     /// Opens subfolder `name` (refusing a symbolic link swapped in since it
     /// was inspected) and lists it.
     private mutating func enter(_ name: [UInt8], in folder: Folder, seen: FileIdentity, shown: String, output: OutputFolder) {
-        let sub: Folder
+        let sub = Folder(name, in: folder, identity: seen)
         do {
-            sub = try Folder.open(name, in: folder)
+            _ = try sub.hold()  // opened now, checked to be the folder inspected
+            sub.release()
         } catch {
-            switch error.code {
-            case ENOENT: return  // vanished while listing
-            case ELOOP, ENOTDIR: fail(shown, "was replaced during the run (not a folder any more); left alone")
-            default: fail(shown, "cannot open the folder: \(error.text)")
+            switch error {
+            case .vanished: return  // vanished while listing
+            case .notAFolder: fail(shown, "was replaced during the run (not a folder any more); left alone")
+            case .replaced: fail(shown, "was replaced during the run (another folder has its name); left alone")
+            case .system(let code): fail(shown, "cannot open the folder: \(code.text)")
             }
             return
         }
-        var info = stat()
-        guard fstat(sub.descriptor, &info) == 0, FileIdentity(info) == seen else {
-            fail(shown, "was replaced during the run (another folder has its name); left alone")
-            return
-        }
-        var subOutput = OutputFolder(existing: sub)
-        if discovery.outputRoot != nil {
-            subOutput = OutputFolder(name: name, in: output)
-            discovery.outputFoldersToOpen += 1
-        }
+        // Under --output its mirror is made only when a file is written
+        // there: an empty folder costs nothing, not even a descriptor.
+        let subOutput = discovery.outputRoot == nil ? OutputFolder(existing: sub) : OutputFolder(name: name, in: output)
         list(sub, relative: shown, output: subOutput, isTop: false)
     }
-}
-
-/// The names in `folder` but `.` and `..`, read from a duplicate of its descriptor.
-private func listFolder(_ folder: Folder) -> Result<[[UInt8]], Errno> {
-    let descriptor = dup(folder.descriptor)
-    guard descriptor >= 0 else { return .failure(Errno(errno)) }
-    guard let directory = fdopendir(descriptor) else {
-        let code = errno
-        close(descriptor)
-        return .failure(Errno(code))
-    }
-    defer { closedir(directory) }
-    rewinddir(directory)
-    var names: [[UInt8]] = []
-    while true {
-        errno = 0
-        guard let entry = readdir(directory) else {
-            if errno != 0 { return .failure(Errno(errno)) }
-            break
-        }
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            Array(raw.prefix { $0 != 0 })
-        }
-        if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
-    }
-    return .success(names)
 }

@@ -14,7 +14,7 @@ import Darwin
 /// switch StaleTemporary.judge(name, info: info, in: folder) {
 /// case .ordinary: break                      // compressed like any other file
 /// case .live(let pid): print("pid \(pid) is still writing it")
-/// case .stale: _ = unlinkat(folder.descriptor, name, 0)
+/// case .stale: _ = unlinkat(folder, name, 0)
 /// }
 /// ```
 enum StaleTemporary: Equatable {
@@ -30,13 +30,14 @@ enum StaleTemporary: Equatable {
     /// linked: it gets its final name by a second link, then loses this one);
     /// and empty (a run killed before its first write) or starting with the
     /// gzip magic `1f 8b`. `info` is what discovery's `fstatat` saw; the
-    /// file is opened with `O_NOFOLLOW` and must still be that file.
-    static func judge(_ name: [UInt8], info: stat, in folder: Folder) -> StaleTemporary {
+    /// file is opened with `O_NOFOLLOW` in the held descriptor `folder` and
+    /// must still be that file.
+    static func judge(_ name: [UInt8], info: stat, in folder: Int32) -> StaleTemporary {
         guard let writer = TemporaryName.writer(of: name),
               info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_nlink == 1
         else { return .ordinary }
         let descriptor = withCName(name) {
-            openat(folder.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         }
         guard descriptor >= 0 else { return .ordinary }
         defer { close(descriptor) }

@@ -21,6 +21,10 @@ enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The name now belongs to another file than the one discovery saw
     /// (device and inode differ): it was swapped during the run; left alone.
     case replaced
+    /// The file's folder (path given) was closed to keep descriptors few,
+    /// and its name is now gone, no folder, or another folder than
+    /// discovery saw: it was moved or replaced during the run.
+    case folderReplaced(String)
     /// The destination `.gz` exists and `--force` was not given.
     case destinationExists(String)
     /// The `.gz` name (path given) is longer than its file system allows.
@@ -42,6 +46,8 @@ enum CompressionError: Error, Equatable, Sendable, CustomStringConvertible {
             "the file changed size during the run (\(expected) bytes at the start, \(actual) now); its .gz was not kept"
         case .replaced:
             "the file was replaced during the run (another file has its name now); left alone"
+        case .folderReplaced(let path):
+            "its folder \(path) was moved or replaced during the run; left alone"
         case .nameTooLong(let path, let length, let limit):
             "cannot create \(path): its name is \(length) bytes, longer than the \(limit) a file name may have there"
         case .symbolicLinkFolder(let path):

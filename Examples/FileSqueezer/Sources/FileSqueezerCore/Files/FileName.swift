@@ -25,6 +25,10 @@ enum FileName {
     /// ```
     static func display<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let bytes = Array(bytes)
+        // Most names are ASCII, which needs no escape: one copy, no
+        // scalar-by-scalar append (that was 13% of the CPU time of a run
+        // over 5,000 tiny files, issue 29).
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         var scalars = String.UnicodeScalarView()
         var index = 0
         while index < bytes.count {
@@ -50,6 +54,7 @@ enum FileName {
     /// FileName.bytes("caf\u{EFE9}") == [0x63, 0x61, 0x66, 0xE9]
     /// ```
     static func bytes(_ display: String) -> [UInt8] {
+        if display.utf8.allSatisfy({ $0 < 0x80 }) { return Array(display.utf8) }
         var result: [UInt8] = []
         result.reserveCapacity(display.utf8.count)
         for scalar in display.unicodeScalars {

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// One file to compress and where its `.gz` goes, decided before any work
-/// starts: the original is the name ``name`` in the open ``folder`` (never a
+/// starts: the original is the name ``name`` in ``folder`` (never a
 /// path resolved again from the root), and must still be the file discovery
 /// saw (``identity``) when it is opened.
 ///
@@ -18,7 +18,8 @@ import Darwin
 /// let plan = FilePlan(source: "/logs/a.log", relativePath: "a.log", destination: "/logs/a.log.gz", size: 1_234)
 /// ```
 struct FilePlan: Sendable {
-    /// The original's folder, open.
+    /// The original's folder: held (open) while its file is in flight,
+    /// otherwise maybe closed and reopened when needed (``Folder``).
     let folder: Folder
     /// The original's name in ``folder`` (bytes, as the system has it).
     let name: [UInt8]

@@ -7,32 +7,103 @@ import Darwin
 #endif
 import Synchronization
 
-/// An open folder: every name in it is looked up relative to this
+/// A folder of the run: every name in it is looked up relative to its
 /// descriptor (`openat`, `fstatat`, `linkat`), never by a path from the
 /// root, so a folder moved or swapped for a symbolic link during the run
-/// cannot redirect a read or a write. Shared by the plans of its files;
-/// closed when the last of them lets go.
+/// cannot redirect a read or a write.
 ///
 /// ```swift
-/// let folder = try Folder.open("logs")                       // the FOLDER argument
-/// let sub = try Folder.open(Array("2024".utf8), in: folder)  // O_NOFOLLOW: a symlink is refused
-/// print(sub.path)                                            // "/abs/logs/2024", for messages
+/// let root = try Folder.open("logs")                        // the FOLDER argument: held for the run
+/// let sub = Folder(Array("2024".utf8), in: root, identity: seen)  // opened when first held
+/// let descriptor = try sub.hold()                           // O_NOFOLLOW, then (st_dev, st_ino) checked
+/// defer { sub.release() }
 /// ```
+///
+/// Descriptors are a bounded window, not one per folder (issue 29): a
+/// folder given by the user is held for the run; any other is open only
+/// while someone holds it (a walk listing it, a file of it being
+/// compressed) and for a while after, among the ``FolderWindow/keptOpen``
+/// folders used last. A folder closed meanwhile is opened again relative
+/// to its parent (held for that moment, reopened the same way if need be)
+/// and must still be the folder discovery saw; if it was moved or
+/// replaced, ``hold()`` says so and nothing is read or written in it. So
+/// any number of folders runs under any open-file limit that fits the jobs.
 final class Folder: Sendable {
-    let descriptor: Int32
     /// Where it was when found, for messages only (``FileName/display(_:)`` form).
     let path: String
+    private let origin: Origin
 
-    init(descriptor: Int32, path: String) {
-        self.descriptor = descriptor
-        self.path = path
+    private enum Origin {
+        /// Opened by path (FOLDER, `--output`): held until the last reference goes.
+        case held(Int32)
+        /// `name` in `parent`, opened when held and checked against `identity`.
+        case child(parent: Folder, name: [UInt8], identity: FileIdentity)
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    init(descriptor: Int32, path: String) {
+        self.path = path
+        origin = .held(descriptor)
+    }
+
+    /// The folder `name` in `parent`, which discovery saw as `identity`; nothing is opened yet.
+    init(_ name: [UInt8], in parent: Folder, identity: FileIdentity) {
+        path = parent.path + "/" + FileName.display(name)
+        origin = .child(parent: parent, name: name, identity: identity)
+    }
+
+    deinit {
+        switch origin {
+        case .held(let descriptor): if descriptor >= 0 { close(descriptor) }
+        case .child: FolderWindow.shared.forget(ObjectIdentifier(self))
+        }
+    }
+
+    /// The folder's descriptor, open until the matching ``release()``:
+    /// from the window if it is open, else opened again relative to its
+    /// parent and checked to be the folder discovery saw.
+    /// - Throws: ``FolderUnavailable``: it is gone, no folder any more, another folder, or `openat` failed.
+    func hold() throws(FolderUnavailable) -> Int32 {
+        let (parent, name, identity): (Folder, [UInt8], FileIdentity)
+        switch origin {
+        case .held(let descriptor): return descriptor
+        case .child(let from, let named, let seen): (parent, name, identity) = (from, named, seen)
+        }
+        let key = ObjectIdentifier(self)
+        if let descriptor = FolderWindow.shared.pin(key) { return descriptor }
+        let parentDescriptor = try parent.hold()
+        let descriptor = withCName(name) { openat(parentDescriptor, $0, Folder.flags) }
+        let code = errno
+        parent.release()
+        guard descriptor >= 0 else {
+            switch code {
+            case ENOENT: throw .vanished
+            case ELOOP, ENOTDIR: throw .notAFolder
+            default: throw .system(Errno(code))
+            }
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, FileIdentity(info) == identity else {
+            close(descriptor)
+            throw .replaced
+        }
+        return FolderWindow.shared.insert(key, descriptor)
+    }
+
+    /// Lets go of a ``hold()``: the descriptor may be closed from now on.
+    func release() {
+        if case .child = origin { FolderWindow.shared.unpin(ObjectIdentifier(self)) }
+    }
+
+    /// `body` with the folder's descriptor, held for the call.
+    func withDescriptor<Result>(_ body: (Int32) -> Result) throws(FolderUnavailable) -> Result {
+        let descriptor = try hold()
+        defer { release() }
+        return body(descriptor)
+    }
 
     /// The longest file name the folder's file system takes (`NAME_MAX`,
-    /// asked once per folder: `fpathconf` costs an `fstatfs`).
-    var nameLimit: Int {
+    /// asked once per folder: `fpathconf` costs an `fstatfs`), given its held descriptor.
+    func nameLimit(_ descriptor: Int32) -> Int {
         let known = cachedNameLimit.load(ordering: .relaxed)
         if known != 0 { return known }
         let limit = fpathconf(descriptor, Int32(_PC_NAME_MAX))
@@ -46,12 +117,25 @@ final class Folder: Sendable {
     /// Flags for every folder opened: never through a symbolic link.
     static let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
 
-    /// Opens the folder `name` inside `parent`, refusing a symbolic link.
+    /// Makes the folder `name` inside `parent` a member of the window, as
+    /// it is now (for folders the run itself made, under `--output`).
     /// - Throws: The `errno` of `openat` (`ELOOP`/`ENOTDIR` for a symbolic link or a non-folder).
     static func open(_ name: [UInt8], in parent: Folder) throws(Errno) -> Folder {
-        let descriptor = withCName(name) { openat(parent.descriptor, $0, flags) }
+        let parentDescriptor: Int32
+        do { parentDescriptor = try parent.hold() } catch { throw error.errno }
+        defer { parent.release() }
+        let descriptor = withCName(name) { openat(parentDescriptor, $0, flags) }
         guard descriptor >= 0 else { throw Errno(errno) }
-        return Folder(descriptor: descriptor, path: parent.path + "/" + FileName.display(name))
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Errno(code)
+        }
+        let folder = Folder(name, in: parent, identity: FileIdentity(info))
+        FolderWindow.shared.insert(ObjectIdentifier(folder), descriptor)
+        folder.release()
+        return folder
     }
 
     /// Opens a folder given by the user (FOLDER, `--output`): the path is
@@ -60,6 +144,33 @@ final class Folder: Sendable {
         let descriptor = withCName(FileName.bytes(path)) { openPath($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw Errno(errno) }
         return Folder(descriptor: descriptor, path: shown ?? path)
+    }
+}
+
+/// Why a folder could not be held again (``Folder/hold()``).
+enum FolderUnavailable: Error, Equatable {
+    /// Its name is gone from its parent: moved away or removed.
+    case vanished
+    /// Its name is a symbolic link or no folder now.
+    case notAFolder
+    /// Its name is another folder than discovery saw.
+    case replaced
+    case system(Errno)
+
+    /// As an `errno`, for callers that report one.
+    var errno: Errno {
+        switch self {
+        case .vanished: Errno(ENOENT)
+        case .notAFolder: Errno(ENOTDIR)
+        case .replaced: Errno(ESTALE)
+        case .system(let code): code
+        }
+    }
+
+    /// The failure of a file in `folder`, in words.
+    func compressionError(_ folder: Folder) -> CompressionError {
+        if case .system(let code) = self { return .system(action: "cannot open folder \(folder.path)", errno: code.code) }
+        return .folderReplaced(folder.path)
     }
 }
 

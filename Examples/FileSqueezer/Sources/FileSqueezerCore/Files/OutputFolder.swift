@@ -9,7 +9,8 @@ import Darwin
 /// Where a `.gz` goes: the original's own folder, or a folder under
 /// `--output` mirroring it, made (`mkdirat`) and entered (`openat` with
 /// `O_NOFOLLOW`) only when the first file in it is written, relative to its
-/// parent's descriptor. A symbolic link planted under the output folder is
+/// parent's descriptor; after that it is a ``Folder`` of the bounded
+/// window like any other (closed when unused, reopened and checked). A symbolic link planted under the output folder is
 /// refused, so nothing is ever written through it.
 ///
 /// ```swift
@@ -132,14 +133,17 @@ final class OutputFolder: Sendable {
             throw failure
         case .child(let name, let parent):
             let parentFolder = try parent.open()
-            if withCName(name, { mkdirat(parentFolder.descriptor, $0, 0o755) }) == 0 {
+            let parentDescriptor: Int32
+            do { parentDescriptor = try parentFolder.hold() } catch { throw error.compressionError(parentFolder) }
+            defer { parentFolder.release() }
+            if withCName(name, { mkdirat(parentDescriptor, $0, 0o755) }) == 0 {
                 made.add(parentFolder, name)
             } else if errno != EEXIST {
                 throw .system(action: "cannot create folder \(path)", errno: errno)
             }
             do { return try Folder.open(name, in: parentFolder) } catch {
                 var info = stat()
-                let isLink = withCName(name) { fstatat(parentFolder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+                let isLink = withCName(name) { fstatat(parentDescriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
                     && info.st_mode & S_IFMT == S_IFLNK
                 if isLink { throw .symbolicLinkFolder(path) }
                 throw .system(action: "cannot create folder \(path)", errno: error.code)
@@ -165,7 +169,7 @@ private final class MadeFolders: Sendable {
         }
         // rmdir refuses a folder that is not empty: only empty ones go.
         for (parent, name) in all.reversed() {
-            _ = withCName(name) { unlinkat(parent.descriptor, $0, AT_REMOVEDIR) }
+            _ = try? parent.withDescriptor { descriptor in withCName(name) { unlinkat(descriptor, $0, AT_REMOVEDIR) } }
         }
     }
 }

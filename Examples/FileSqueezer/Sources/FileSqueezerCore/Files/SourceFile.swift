@@ -35,11 +35,15 @@ final class SourceFile: Sendable {
         // O_NOFOLLOW: a symbolic link put in its place is refused (ELOOP).
         // Relative to its folder's descriptor: a folder swapped for a
         // symbolic link since discovery cannot redirect the open.
+        // Held until the end: the name is looked at again before the link.
+        let folderDescriptor: Int32
+        do { folderDescriptor = try plan.folder.hold() } catch { throw error.compressionError(plan.folder) }
         let descriptor = withCName(plan.name) {
-            openat(plan.folder.descriptor, $0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            openat(folderDescriptor, $0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         }
         guard descriptor >= 0 else {
             let code = errno
+            plan.folder.release()
             if code == ENOENT { throw CompressionError.vanished }
             if code == ELOOP { throw CompressionError.notRegularFile }
             throw CompressionError.system(action: "cannot open", errno: code)
@@ -48,14 +52,17 @@ final class SourceFile: Sendable {
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             close(descriptor)
+            plan.folder.release()
             throw CompressionError.system(action: "cannot inspect", errno: code)
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
+            plan.folder.release()
             throw CompressionError.notRegularFile
         }
         if let identity = plan.identity, identity != FileIdentity(info) {
             close(descriptor)
+            plan.folder.release()
             throw CompressionError.replaced
         }
         // Regular files ignore O_NONBLOCK; cleared anyway so reads are plainly blocking.
@@ -64,14 +71,39 @@ final class SourceFile: Sendable {
         _ = fcntl(descriptor, F_SETFL, 0)
         guard Int64(info.st_size) == plan.size else {
             close(descriptor)
+            plan.folder.release()
             throw CompressionError.changedSize(expected: plan.size, actual: Int64(info.st_size))
         }
         self.plan = plan
         self.descriptor = descriptor
+        self.folderDescriptor = folderDescriptor
+        identity = FileIdentity(info)
         original = OriginalMetadata(info)
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        plan.folder.release()
+    }
+
+    /// The original's folder, held from ``init(_:)`` to `deinit`.
+    private let folderDescriptor: Int32
+    /// The open file's device and inode.
+    private let identity: FileIdentity
+
+    /// Throws unless the original's name still names the open file: just
+    /// before its `.gz` is linked into place, a file removed or replaced
+    /// (`mv` over it) since it was opened fails, named, instead of leaving
+    /// a `.gz` of a file that is no longer there.
+    func checkStillNamed() throws(CompressionError) {
+        // An open file keeps its device and inode: only the name needs a look.
+        var named = stat()
+        guard withCName(plan.name, { fstatat(folderDescriptor, $0, &named, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+            if errno == ENOENT { throw .vanished }
+            throw .system(action: "cannot inspect", errno: errno)
+        }
+        if FileIdentity(named) != identity { throw .replaced }
+    }
 
     /// Fills all of `buffer` from `offset`. A file that ends sooner changed
     /// size since it was planned.

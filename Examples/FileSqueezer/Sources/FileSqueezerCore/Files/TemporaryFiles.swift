@@ -28,6 +28,7 @@ final class TemporaryFiles: Sendable {
     }
 
     private let entries = VisibleMutex<[Int: Entry]>([:])
+    private let leftovers = VisibleMutex<[String]>([])
     private let lastID = Atomic<Int>(0)
 
     init() {}
@@ -60,7 +61,36 @@ final class TemporaryFiles: Sendable {
             return entries
         }
         for entry in all.values {
-            if let name = entry.name { _ = withCName(name) { unlinkat(entry.folder.descriptor, $0, 0) } }
+            guard let name = entry.name else { continue }
+            let code: Int32
+            do {
+                code = try entry.folder.withDescriptor { folder in
+                    withCName(name) { unlinkat(folder, $0, 0) } == 0 ? 0 : errno
+                }
+            } catch {
+                code = error.errno.code
+            }
+            if code != 0, code != ENOENT {
+                couldNotRemove(entry.folder.path + "/" + FileName.display(name), errno: code)
+            }
         }
+    }
+
+    /// Named temporaries that could not be removed (their folder was made
+    /// read-only during the run, say), each with the reason: the command
+    /// names them on standard error, so nobody mistakes one for the
+    /// leftover of a killed run. Each is a complete or partial `.gz` of
+    /// this run, safe to delete.
+    ///
+    /// ```swift
+    /// for line in temporaryFiles.leftBehind { print(line) }
+    /// // "/data/logs/.squeeze-4242-9f86d081884c7d65: Permission denied"
+    /// ```
+    public var leftBehind: [String] { leftovers.withLock { $0 } }
+
+    /// Records a named temporary at `path` that `unlinkat` could not remove.
+    func couldNotRemove(_ path: String, errno code: Int32) {
+        let line = "\(path): \(String(cString: strerror(code)))"
+        leftovers.withLock { $0.append(line) }
     }
 }

@@ -41,6 +41,8 @@ struct TemporaryOutput: Sendable {
 
     let descriptor: Int32
     let folder: Folder
+    /// ``folder``'s descriptor, held from creation until committed or discarded.
+    private let folderDescriptor: Int32
     /// The temporary's name in ``folder``; `nil` for an unnamed one.
     let temporaryName: [UInt8]?
     let destinationName: [UInt8]
@@ -53,11 +55,16 @@ struct TemporaryOutput: Sendable {
     /// - Throws: ``CompressionError/nameTooLong(_:length:limit:)`` when `name`
     ///   is longer than the folder's file system allows, or a system error.
     init(in folder: Folder, name: [UInt8], shown: String, temporaryFiles: TemporaryFiles) throws(CompressionError) {
-        if name.count > folder.nameLimit { throw .nameTooLong(shown, length: name.count, limit: folder.nameLimit) }
+        let folderDescriptor: Int32
+        do { folderDescriptor = try folder.hold() } catch { throw error.compressionError(folder) }
+        var created = false
+        defer { if !created { folder.release() } }
+        let limit = folder.nameLimit(folderDescriptor)
+        if name.count > limit { throw .nameTooLong(shown, length: name.count, limit: limit) }
         var descriptor: Int32 = -1
         var temporaryName: [UInt8]?
         if Self.unnamedPossible {
-            descriptor = openat(folder.descriptor, ".", O_WRONLY | O_CLOEXEC | unnamedFlag, 0o600)
+            descriptor = openat(folderDescriptor, ".", O_WRONLY | O_CLOEXEC | unnamedFlag, 0o600)
             if descriptor < 0, ![EOPNOTSUPP, EISDIR, EINVAL].contains(errno) {
                 throw .system(action: "cannot create a temporary file in \(folder.path)", errno: errno)
             }
@@ -65,13 +72,15 @@ struct TemporaryOutput: Sendable {
         if descriptor < 0 {
             let name = TemporaryName.next()
             descriptor = withCName(name) {
-                openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                openat(folderDescriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             }
             guard descriptor >= 0 else {
                 throw .system(action: "cannot create a temporary file in \(folder.path)", errno: errno)
             }
             temporaryName = name
         }
+        created = true
+        self.folderDescriptor = folderDescriptor
         self.descriptor = descriptor
         self.folder = folder
         self.temporaryName = temporaryName
@@ -109,7 +118,10 @@ struct TemporaryOutput: Sendable {
     /// replaced), `renameat` with it. On failure the temporary file is
     /// removed and the error thrown.
     func commit(keeping original: OriginalMetadata, force: Bool, synchronous: Bool = false) throws(CompressionError) {
-        defer { temporaryFiles.remove(registration) }
+        defer {
+            temporaryFiles.remove(registration)
+            folder.release()
+        }
         original.apply(to: descriptor)
         if synchronous, fsync(descriptor) != 0 {
             let code = errno
@@ -125,7 +137,7 @@ struct TemporaryOutput: Sendable {
         let failure = temporaryName == nil ? linkUnnamed(force: force) : linkNamed(force: force)
         if temporaryName == nil, close(descriptor) != 0, failure == nil {
             let code = errno
-            _ = withCName(destinationName) { unlinkat(folder.descriptor, $0, 0) }
+            _ = withCName(destinationName) { unlinkat(folderDescriptor, $0, 0) }
             throw .system(action: "cannot write \(destination)", errno: code)
         }
         if let failure {
@@ -134,7 +146,7 @@ struct TemporaryOutput: Sendable {
         }
         // The complete .gz is in place already; a failure here says its name
         // may not survive a power loss.
-        if synchronous, fsync(folder.descriptor) != 0 {
+        if synchronous, fsync(folderDescriptor) != 0 {
             throw .system(action: "cannot sync folder \(folder.path)", errno: errno)
         }
     }
@@ -144,7 +156,7 @@ struct TemporaryOutput: Sendable {
         let name = temporaryName!
         if force {
             let renamed = withCName(name) { from in
-                withCName(destinationName) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+                withCName(destinationName) { renameat(folderDescriptor, from, folderDescriptor, $0) }
             } == 0
             let code = errno
             if !renamed { unlinkTemporary() }
@@ -153,7 +165,7 @@ struct TemporaryOutput: Sendable {
         // linkat fails if the destination appeared meanwhile, where renameat
         // would silently replace a .gz the user did not ask us to overwrite.
         let linked = withCName(name) { from in
-            withCName(destinationName) { linkat(folder.descriptor, from, folder.descriptor, $0, 0) }
+            withCName(destinationName) { linkat(folderDescriptor, from, folderDescriptor, $0, 0) }
         } == 0
         let code = errno
         unlinkTemporary()
@@ -173,14 +185,14 @@ struct TemporaryOutput: Sendable {
         let registered = force ? temporaryFiles.insert(folder, name) : nil
         defer { if let registered { temporaryFiles.remove(registered) } }
         guard withCName(source, { from in
-            withCName(name) { linkat(AT_FDCWD, from, folder.descriptor, $0, AT_SYMLINK_FOLLOW) }
+            withCName(name) { linkat(AT_FDCWD, from, folderDescriptor, $0, AT_SYMLINK_FOLLOW) }
         }) == 0 else { return errno }
         guard force else { return nil }
         let renamed = withCName(name) { from in
-            withCName(destinationName) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+            withCName(destinationName) { renameat(folderDescriptor, from, folderDescriptor, $0) }
         } == 0
         let code = errno
-        if !renamed { _ = withCName(name) { unlinkat(folder.descriptor, $0, 0) } }
+        if !renamed { _ = withCName(name) { unlinkat(folderDescriptor, $0, 0) } }
         return renamed ? nil : code
     }
 
@@ -189,10 +201,16 @@ struct TemporaryOutput: Sendable {
         close(descriptor)
         unlinkTemporary()
         temporaryFiles.remove(registration)
+        folder.release()
     }
 
+    /// Removes the named temporary; one that cannot be removed (its folder
+    /// made read-only meanwhile) is named in ``TemporaryFiles/leftBehind``.
     private func unlinkTemporary() {
-        if let temporaryName { _ = withCName(temporaryName) { unlinkat(folder.descriptor, $0, 0) } }
+        guard let temporaryName else { return }
+        if withCName(temporaryName, { unlinkat(folderDescriptor, $0, 0) }) != 0, errno != ENOENT {
+            temporaryFiles.couldNotRemove(folder.path + "/" + FileName.display(temporaryName), errno: errno)
+        }
     }
 }
 

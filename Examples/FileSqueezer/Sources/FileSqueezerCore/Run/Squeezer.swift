@@ -94,7 +94,17 @@ final class Squeezer {
     /// main actor and the log only receive throttled, batched reports.
     private func compressInParallel(_ plans: [FilePlan], _ channels: RunChannels) async {
         await ParallelStrategy(compressor: compressor, jobs: jobs, placement: placement)
-            .run(plans, order: largestFirst(plans), events: channels)
+            .run(plans, order: largeFirstThenWalkOrder(plans), events: channels)
+    }
+
+    /// Stage 3's order: files of at least a batch's bytes biggest first,
+    /// so none runs alone at the end; then the smaller ones in walk order,
+    /// where a folder's files follow each other and its descriptor is
+    /// opened once for them all (``FolderWindow``), not once per file.
+    private func largeFirstThenWalkOrder(_ plans: [FilePlan]) -> [Int] {
+        let large = plans.indices.filter { plans[$0].size >= ParallelStrategy.batchBytes }
+        let small = plans.indices.filter { plans[$0].size < ParallelStrategy.batchBytes }
+        return large.sorted { plans[$0].size != plans[$1].size ? plans[$0].size > plans[$1].size : $0 < $1 } + small
     }
 
     /// Plan indices, biggest file first. Stage 2 compresses whole files, so

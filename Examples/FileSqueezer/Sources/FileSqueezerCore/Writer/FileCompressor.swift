@@ -101,11 +101,14 @@ struct FileCompressor: Sendable {
 
     /// The end of every file, whole or in segments, once its trailer is
     /// written: checks that the `bytesRead` bytes were all of the original
-    /// (``SourceFile/checkRead(_:)``: it did not change), then moves the
+    /// (``SourceFile/checkRead(_:)``: it did not change) and that its name
+    /// still names it (``SourceFile/checkStillNamed()``), then moves the
     /// output into place. Nothing is left behind when it throws.
     func end(_ source: SourceFile, _ output: TemporaryOutput, bytesRead: Int64) throws(CompressionError) {
         do {
             try source.checkRead(bytesRead)
+            // Removed or replaced (mv) since it was opened: no .gz of a file that is gone.
+            try source.checkStillNamed()
         } catch {
             output.discard()
             throw error
@@ -126,9 +129,15 @@ struct FileCompressor: Sendable {
         let folder = try plan.outputFolder.open()
         if !force, !plan.destinationAbsent {
             var info = stat()
-            if withCName(plan.destinationName, { fstatat(folder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 {
-                throw CompressionError.destinationExists(plan.destination)
+            let exists: Bool
+            do {
+                exists = try folder.withDescriptor { descriptor in
+                    withCName(plan.destinationName) { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+                }
+            } catch {
+                throw error.compressionError(folder)
             }
+            if exists { throw CompressionError.destinationExists(plan.destination) }
         }
         let output = try TemporaryOutput(
             in: folder, name: plan.destinationName, shown: plan.destination, temporaryFiles: temporaryFiles)
