@@ -13,10 +13,11 @@ import Dispatch
 /// interval, for example
 /// `CONTINUATION MISUSE: …and 99,999 more from App/main.swift:7 (leaked) in the last 10 s`.
 ///
-/// Used by the default misuse handler; a stall reporter (or any other
-/// reporter that writes to a terminal) makes its own with its own prefix.
-/// Only the writing is limited: custom handlers and test helpers are given
-/// every report by their caller, before any limiter.
+/// The storage of ``ReportRateLimitStateMachine``: the lock, the clock and
+/// the timer. Each ``ReportRouter`` makes one for its default handler, with
+/// its kind's banner as the prefix. Only the writing is limited: custom
+/// handlers and test helpers are given every report by the router, before
+/// any limiter.
 ///
 /// ```swift
 /// let limiter = ReportRateLimitStorage(summaryPrefix: "CONTINUATION MISUSE: ")
