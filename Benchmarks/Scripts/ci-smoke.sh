@@ -11,8 +11,12 @@
 # Benchmarks/Benchmarks, and without it the plain harnesses (HandOffHarness,
 # StallLatencyHarness) would run in full too: 40 s or more (two 10 s idle
 # measurements and 22 blocks of 900 ms in the stall harness alone).
+# A smoke run, not a measurement: one run, no rounds (the method, common.sh
+# and method.py, is for figures); the load is printed so a slow CI run reads.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/common.sh"
+cd "$scripts_dir/.."
+echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
 
 benchmark='Continuation round trip: SafeContinuation'
 output=$(swift package --allow-writing-to-package-directory benchmark --target ToolkitBenchmarks \
@@ -26,4 +30,4 @@ if ! grep -q "^### ${benchmark}\$" <<<"$output" || ! grep -q 'Time (wall clock)'
     echo "error: '${benchmark}' did not run (renamed? then update this script)" >&2
     exit 1
 fi
-echo "Benchmark smoke run OK: '${benchmark}' built and ran."
+echo "Benchmark smoke run OK: '${benchmark}' built and ran (load after: $(load_average))."

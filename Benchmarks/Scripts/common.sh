@@ -1,21 +1,75 @@
-# Shared by the comparison scripts (sourced, not run).
+# The benchmark method, shell side: sourced by every script in this folder,
+# never run. method.py, beside it, does the statistics and the reports.
+#
+# The method: every command of a comparison runs once per round, ROUNDS
+# rounds, the order rotating every round (A B C, B C A, C A B, ...), so a slow
+# stretch of the machine falls on all alike. Each run is timed with
+# `date +%s%N` (wall) around GNU time (user, system, peak resident memory of
+# the largest process, %M), and the 1-minute load average is recorded at the
+# start of every round. method.py reports the median over the rounds with min
+# and max, and ratios taken within each round, then their median, min, max.
+#
+#   source "$(dirname "$0")/common.sh"
+#   need_tools pigz time
+#   export D=$work/run FRESH_SOURCE=$corpus before_each=fresh_copy  # optional: a fresh copy per run
+#   run_rounds 21 "$work/rows.tsv" \
+#       "ours" 'file-squeezer -r "$D"' "gzip" 'gzip -rk "$D"'
+#   report_rounds "$work/rows.tsv" --ours ours --title "tiny files"
 
-# require_tools TOOL...: stops naming every tool that is missing; "time" is
-# GNU time at /usr/bin/time. A benchmark does not install system packages
-# behind the reader's back.
-require_tools() {
+scripts_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+method_py=$scripts_dir/method.py
+
+# need_tools TOOL...: installs what is missing with apt-get (run as root) or
+# names it and stops. "time" is GNU time at /usr/bin/time (package time);
+# "cc" comes with gcc; a name with a "-" is a package (zlib1g-dev).
+need_tools() {
     local missing=() tool
     for tool in "$@"; do
-        if [ "$tool" = time ]; then
-            [ -x /usr/bin/time ] || missing+=(time)
-        else
-            command -v "$tool" >/dev/null || missing+=("$tool")
-        fi
+        case $tool in
+            time) [ -x /usr/bin/time ] || missing+=(time) ;;
+            cc) command -v cc >/dev/null || missing+=(gcc) ;;
+            *-*) dpkg -s "$tool" >/dev/null 2>&1 || missing+=("$tool") ;;
+            *) command -v "$tool" >/dev/null || missing+=("$tool") ;;
+        esac
     done
-    if [ ${#missing[@]} -gt 0 ]; then
+    [ ${#missing[@]} -gt 0 ] || return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "Installing ${missing[*]} (apt-get) ..." >&2
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 ||
+            { echo "error: could not install ${missing[*]}" >&2; exit 1; }
+    else
         echo "error: missing ${missing[*]}; install with: apt-get install -y ${missing[*]}" >&2
         exit 1
     fi
+}
+
+# positive_integers NAME=VALUE...: stops (exit 2) naming the first setting
+# that is not a positive integer.
+positive_integers() {
+    local setting
+    for setting in "$@"; do
+        if ! [[ ${setting#*=} =~ ^[1-9][0-9]*$ ]]; then
+            echo "error: ${setting%%=*} must be a positive integer, not '${setting#*=}'" >&2
+            exit 2
+        fi
+    done
+}
+
+# load_average: "1.23/1.10/0.95", the 1/5/15-minute load.
+load_average() { cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/'; }
+
+# machine_line: cores, CPU, load and the time, to print under every table.
+machine_line() {
+    echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \
+        "load average $(load_average) (1/5/15 min); $(date -u '+%Y-%m-%d %H:%M UTC')"
+}
+
+# scratch_dir NAME: a new folder in $WORK, else /dev/shm (tmpfs, so the disk
+# does not decide the result), else $TMPDIR or /tmp. The caller removes it.
+scratch_dir() {
+    local base=${WORK:-/dev/shm}
+    [ -d "$base" ] && [ -w "$base" ] || base=${TMPDIR:-/tmp}
+    mktemp -d "$base/$1.XXXXXX"
 }
 
 # file_squeezer_binary ROOT: prints $FILE_SQUEEZER, or the path of a release
@@ -30,18 +84,104 @@ file_squeezer_binary() {
     echo "$(swift build --package-path "$1" -c release --show-bin-path)/file-squeezer"
 }
 
-# 2,000 real text files: the docs' plain files of 1–64 KiB, repeated with a
-# numbered prefix until there are 2,000.
+# ---- the rounds --------------------------------------------------------------
+
+# before_each, after_each: function names run (untimed) before and after
+# every run, with the command's label as $1: `fresh_copy` below, a check of
+# the run's output, or `:` (nothing).
+before_each=: after_each=:
+
+# fresh_copy: replaces $D with a fresh copy of $FRESH_SOURCE, so no run
+# sees another's outputs (the copy is made outside the timing). $D is the
+# folder the commands work on.
+fresh_copy() {
+    rm -rf "$D"
+    cp -a "$FRESH_SOURCE" "$D"
+}
+
+# run_rounds ROUNDS ROWS LABEL COMMAND [LABEL COMMAND ...]: the method. One
+# warm-up run of each command (not recorded; WARMUP=0 skips it), then ROUNDS
+# rounds, each running every COMMAND once (`bash -c`, exported variables such
+# as D visible, stdout discarded) in a rotating order. Appends a row per run
+# to ROWS (method.py's format; the header is written when ROWS is new). A
+# failing command stops the script with its standard error.
+run_rounds() {
+    local rounds=$1 rows=$2
+    shift 2
+    local labels=() commands=()
+    while [ $# -ge 2 ]; do
+        labels+=("$1")
+        commands+=("$2")
+        shift 2
+    done
+    local count=${#labels[@]} timing errors
+    timing=$(mktemp) errors=$(mktemp)
+    [ -s "$rows" ] || printf 'round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1\n' >"$rows"
+    local round k index load start end user sys rss summary
+    for ((round = ${WARMUP:-1} > 0 ? 0 : 1; round <= rounds; round++)); do
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        summary=""
+        for ((k = 0; k < count; k++)); do
+            index=$(((round + count - 1 + k) % count)) # round 1: the order given
+            "$before_each" "${labels[$index]}"
+            start=$(date +%s%N)
+            /usr/bin/time -f '%U %S %M' -o "$timing" bash -c "${commands[$index]}" >/dev/null 2>"$errors" || {
+                echo "error: '${labels[$index]}' failed: ${commands[$index]}" >&2
+                cat "$errors" >&2
+                rm -f "$timing" "$errors"
+                exit 1
+            }
+            end=$(date +%s%N)
+            "$after_each" "${labels[$index]}"
+            read -r user sys rss <"$timing"
+            local wall
+            wall=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.4f", ns / 1e9 }')
+            summary+=" ${labels[$index]} ${wall} s;"
+            ((round == 0)) ||
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "${labels[$index]}" "$wall" "$user" "$sys" "$rss" "$load" >>"$rows"
+        done
+        if ((round == 0)); then
+            echo "warm-up (load $load):$summary" >&2
+        else
+            echo "round $round/$rounds (load $load):$summary" >&2
+        fi
+    done
+    rm -f "$timing" "$errors"
+}
+
+# report_rounds ROWS [--ours LABEL] [--title TEXT]: method.py's Markdown report.
+report_rounds() { python3 "$method_py" report "$@"; }
+
+# ---- corpora -----------------------------------------------------------------
+
+# make_small DIR [COUNT]: COUNT (2,000) real text files, the docs' plain files
+# of 1–64 KiB, repeated with a numbered prefix until there are COUNT.
 make_small() {
-    local dir=$1 i=0
+    local dir=$1 count=${2:-2000} i=0 sources
     mkdir -p "$dir"
     mapfile -t sources < <(find /usr/share/doc -type f ! -name '*.gz' -size +1k -size -64k | sort)
     [ ${#sources[@]} -gt 0 ] || { echo "error: no text files under /usr/share/doc" >&2; exit 1; }
-    while [ $i -lt 2000 ]; do
+    while [ $i -lt "$count" ]; do
         local source=${sources[$((i % ${#sources[@]}))]}
         local plain # letters, digits, '.', '-' and '_' only, so `ls | xargs` reads the names back
         plain=$(basename "$source" | tr -c 'A-Za-z0-9._\n-' '_')
-        cp "$source" "$dir/$(printf '%04d' $i)-$plain"
+        cp "$source" "$dir/$(printf '%05d' $i)-$plain"
         i=$((i + 1))
     done
+}
+
+# make_tiny DIR [FILES] [FOLDERS]: FILES (100,000) files of 1–300 bytes of real
+# text in FOLDERS (100) folders.
+make_tiny() { python3 "$method_py" tiny-corpus "$1" "${2:-100000}" "${3:-100}"; }
+
+# make_mixed DIR: a real tree: /usr/share/doc as installed, without its own
+# .gz files and links (so every .gz afterwards is an output), plus the ten
+# largest shared libraries of 1–16 MB under /usr/lib (large files).
+make_mixed() {
+    local dir=$1
+    mkdir -p "$dir/lib"
+    cp -a /usr/share/doc "$dir/doc"
+    find "$dir/doc" \( -name '*.gz' -o -type l \) -delete
+    find /usr/lib -type f -name '*.so*' -size +1M -size -16M -printf '%s %p\n' 2>/dev/null | sort -rn | awk 'NR <= 10' |
+        while read -r _ path; do cp "$path" "$dir/lib/"; done
 }

@@ -8,14 +8,16 @@
 #
 #   Benchmarks/Scripts/make-walkthrough-images.sh [CORPUS_MB]   (default 24)
 #
-# Environment: FILE_SQUEEZER=/path/to/file-squeezer uses that binary.
+# Environment: FILE_SQUEEZER=/path/to/file-squeezer uses that binary;
+# IMAGES=dir writes the images there instead (e.g. to try the script).
 set -euo pipefail
 megabytes=${1:-24}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$(dirname "$0")/common.sh"
-require_tools python3
+need_tools python3
 bin=$(file_squeezer_binary "$root")
 
+images=${IMAGES:-$root/Documentation/Images}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" --make-corpus "$work/corpus" --corpus-mb "$megabytes" >&2
@@ -29,21 +31,13 @@ for strategy in "${strategies[@]}"; do
         echo "error: --strategy $strategy exited $status; the images are left as they were" >&2
         exit 1
     fi
-    # Every file compressed, none failed, nothing interrupted.
-    python3 - "$work/$strategy.json" "$strategy" <<'PY'
-import json, sys
-report = json.load(open(sys.argv[1]))
-if report["failed"] or report["notFinished"] or report["interrupted"] or not report["compressed"]:
-    sys.exit(f"error: --strategy {sys.argv[2]}: {report['compressed']} compressed, {report['failed']} failed, "
-             f"{report['notFinished']} not finished; the images are left as they were")
-print(f"--strategy {sys.argv[2]}: {report['compressed']} files in {report['wallSeconds']:.2f} s, "
-      f"parallelism {report['parallelism']:.2f}x, longest main-actor stall "
-      f"{report['longestMainActorStallMilliseconds']:.0f} ms", file=sys.stderr)
-PY
+    # Every file compressed, none failed, nothing interrupted (method.py check-run).
+    python3 "$method_py" check-run "$work/$strategy.json" "--strategy $strategy" >&2 ||
+        { echo "error: the images are left as they were" >&2; exit 1; }
     [ -s "$work/timeline-$strategy.svg" ] || { echo "error: no timeline for $strategy" >&2; exit 1; }
 done
 for strategy in "${strategies[@]}"; do
-    cp "$work/timeline-$strategy.svg" "$root/Documentation/Images/timeline-$strategy.svg"
+    cp "$work/timeline-$strategy.svg" "$images/timeline-$strategy.svg"
 done
-echo "Wrote Documentation/Images/timeline-{$(IFS=,; echo "${strategies[*]}")}.svg" \
-    "($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+echo "Wrote $images/timeline-{$(IFS=,; echo "${strategies[*]}")}.svg" \
+    "($(nproc) cores, load average $(load_average))" >&2

@@ -13,9 +13,11 @@ before the last ": "), then the ratios to peers.
 
 import math
 import re
-import statistics
 import sys
 from pathlib import Path
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+from method import spread, times  # noqa: E402 (the one method's statistics, beside this file)
 
 # Who is compared with whom. By default every benchmark of a group whose name
 # does not end in "(peer)" is compared with every peer of its group; where a
@@ -91,15 +93,6 @@ def significant(value, scaled=True):
         return f"{int(value)}"
     decimals = max(0, 2 - math.floor(math.log10(abs(value))))
     return f"{value:.{decimals}f}"
-
-
-def times(ratio):
-    """1.07x, 0.92x; below 0.1x two significant figures (0.0043x), not 0.00x."""
-    return f"{ratio:.2f}x" if ratio >= 0.1 else f"{ratio:.2g}x"
-
-
-def spread(values):
-    return statistics.median(values), min(values), max(values)
 
 
 def group_of(name):

@@ -31,7 +31,8 @@
 # the unit it picks per run (K, M); the report turns them into plain numbers.
 # Ours and its peers are paired by name (PEERS in the .py where the name
 # prefix is not enough). package-benchmarks.py, beside this script, makes the
-# report and can be re-run on saved rounds:
+# report with method.py's statistics (the one method: common.sh, method.py)
+# and can be re-run on saved rounds:
 #   python3 Benchmarks/Scripts/package-benchmarks.py OUT
 #
 # How long: 120–123 s a round for the full suite on 2 cores (measured,
@@ -43,18 +44,14 @@ set -euo pipefail
 
 rounds=${ROUNDS:-5}
 filter=${FILTER:-}
-if ! [[ $rounds =~ ^[1-9][0-9]*$ ]]; then
-    echo "error: ROUNDS must be a positive integer, not '$rounds'" >&2
-    exit 2
-fi
-scripts=$(cd "$(dirname "$0")" && pwd)
-cd "$scripts/.."
+source "$(dirname "$0")/common.sh"
+positive_integers "ROUNDS=$rounds"
+need_tools python3
+cd "$scripts_dir/.."
 out=${OUT:-$(mktemp -d /tmp/package-benchmarks.XXXXXX)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out"/round-*.md "$out"/round-*.log "$out/rounds.tsv" "$out/report.md"
-
-load() { cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/'; }
 
 arguments=(--target ToolkitBenchmarks --format markdown --no-progress --time-units nanoseconds)
 [ -z "$filter" ] || arguments+=(--filter "$filter")
@@ -72,7 +69,7 @@ swift package --allow-writing-to-package-directory benchmark list --target Toolk
 
 printf 'round\tload before\tload after\tseconds\n' >"$out/rounds.tsv"
 for round in $(seq 1 "$rounds"); do
-    before=$(load)
+    before=$(load_average)
     echo "round $round of $rounds: load before $before (1/5/15 min), $(nproc) cores" >&2
     start=$(date +%s)
     if ! swift package --allow-writing-to-package-directory benchmark "${arguments[@]}" \
@@ -82,9 +79,9 @@ for round in $(seq 1 "$rounds"); do
         exit 1
     fi
     seconds=$(($(date +%s) - start))
-    after=$(load)
+    after=$(load_average)
     echo "round $round of $rounds: load after $after, ${seconds} s" >&2
     printf '%s\t%s\t%s\t%s\n' "$round" "$before" "$after" "$seconds" >>"$out/rounds.tsv"
 done
 
-python3 "$scripts/package-benchmarks.py" "$out" | tee "$out/report.md"
+python3 "$scripts_dir/package-benchmarks.py" "$out" | tee "$out/report.md"

@@ -4,9 +4,11 @@
 # blocking round trips against Dispatch and NIOThreadPool, and this machine's
 # hand-off limit (two threads passing a token through a futex, parking or
 # spinning first). Every case runs once per round in a rotating order; the
-# table gives per-operation medians over the rounds with min and max, each
-# hand-off also as a multiple of the two limits. The load average is printed
-# before and after: state it next to every figure.
+# table (method.py report-operations, from the harness's rows) gives
+# per-operation medians over the rounds with min and max, each hand-off also
+# as a multiple of the two limits, taken within each round. The load is
+# printed before and after, and at the start of every round under the table:
+# state it next to every figure.
 #
 #   Benchmarks/Scripts/primitives.sh
 #
@@ -20,8 +22,14 @@
 #                     (e.g. one built against another checkout)
 #   IDLE=1            also measure an idle BlockingExecutor's CPU use over
 #                     10 s after its last job (getrusage; HandOffHarness/Idle.swift)
+#
+# The rounds run inside the harness (a round is milliseconds of work: timing
+# it from a shell would time the process start), rotating as common.sh's
+# run_rounds does, and it prints method.py's rows. Short mode:
+# ROUNDS=2 FAST=2000 SLOW=200 HANDOFFS=200 Benchmarks/Scripts/primitives.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/common.sh"
+cd "$scripts_dir/.."
 
 harness=${HARNESS:-}
 if [ -z "$harness" ]; then
@@ -31,9 +39,15 @@ if [ -z "$harness" ]; then
     swift build -c release --product HandOffHarness >&2
     harness="$(swift build -c release --show-bin-path)/HandOffHarness"
 fi
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min), $(nproc) cores" >&2
-env -u IDLE "$harness"
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
+env -u IDLE "$harness" >"$rows"
+python3 "$method_py" report-operations "$rows" \
+    --versus "parking limit" "two threads handing a token through a futex, both parking (C)" \
+    --versus "spinning limit" "the same, spinning up to 2,000 pauses before parking (C)" \
+    --versus-rows 'back to back|^two threads|^the same, spinning'
 if [ -n "${IDLE:-}" ]; then
     IDLE=1 "$harness"
 fi
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min)" >&2
+echo "load after: $(load_average) (1/5/15 min)" >&2

@@ -1,8 +1,10 @@
 // A plain release program that times the toolkit's primitives the way a user
 // would, beside what they would use instead and beside this machine's
 // hand-off limit. Every case runs once per round, in an order that rotates
-// each round, and the table gives per-operation medians with min and max
-// over the rounds: no best-of-N. Run it through Benchmarks/Scripts/primitives.sh.
+// each round (the benchmarks' one method, Benchmarks/Scripts/common.sh), and
+// it prints one row per case and round in method.py's format (seconds per
+// operation as the wall time, the 1-minute load at the round's start);
+// Benchmarks/Scripts/primitives.sh runs it and method.py makes the table.
 //
 // Environment: ROUNDS (default 7), FAST (iterations of a continuation round,
 // default 200,000), SLOW (iterations of a thread round trip, default 5,000),
@@ -36,26 +38,28 @@ var cases = allCases(fast: setting("FAST", 200_000), slow: setting("SLOW", 5_000
 if let only = getenv("ONLY").map({ String(cString: $0) }) { cases = cases.filter { $0.name.contains(only) } }
 let selected = cases
 
-let results: [[Double]] = try await Task.detached {
-    var perOperation = Array(repeating: [Double](), count: selected.count)
+/// The 1-minute load average now, as /proc/loadavg gives it (0 where there is none).
+func loadAverage() -> Double {
+    guard let file = fopen("/proc/loadavg", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 64)
+    return fgets(&line, Int32(line.count), file) == nil ? 0 : strtod(line, nil)
+}
+
+print("round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1")
+try await Task.detached {
     // A warm-up round, not counted.
     for item in selected { _ = try await item.round(max(1, item.operations / 10)) }
-    for round in 0..<rounds {
+    for round in 1...rounds {
+        let load = loadAverage()
         for offset in 0..<selected.count {
-            let index = (offset + round) % selected.count
-            let item = selected[index]
+            let item = selected[(offset + round - 1) % selected.count]
             let elapsed = try await item.round(item.operations)
-            perOperation[index].append(Double(elapsed) / Double(item.operations))
+            let perOperation = Double(elapsed) / Double(item.operations) / 1e9
+            print("\(round)\t\(item.name)\t\(perOperation)\t0\t0\t0\t\(load)")
         }
     }
-    return perOperation
 }.value
-
-func format(_ nanoseconds: Double) -> String {
-    nanoseconds >= 1_000
-        ? String(Int((nanoseconds / 100).rounded())).inserting(".", fromEnd: 1) + " µs"
-        : String(Int((nanoseconds * 10).rounded())).inserting(".", fromEnd: 1) + " ns"
-}
 
 extension String {
     func inserting(_ mark: Character, fromEnd: Int) -> String {
@@ -63,41 +67,5 @@ extension String {
         while text.count <= fromEnd { text.insert("0", at: text.startIndex) }
         text.insert(mark, at: text.index(text.endIndex, offsetBy: -fromEnd))
         return text
-    }
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
-let medians = results.map(median)
-let parkingIndex = selected.firstIndex { $0.name.hasPrefix("two threads") }
-let spinningIndex = selected.firstIndex { $0.name.hasPrefix("the same, spinning") }
-let threadCases = Set(selected.indices.filter { selected[$0].name.contains("back to back") })
-
-print("| operation | median | min | max | × parking limit | × spinning limit |")
-print("|---|---|---|---|---|---|")
-for (index, item) in selected.enumerated() {
-    let values = results[index]
-    var line = "| \(item.name) | \(format(medians[index])) | \(format(values.min()!)) | \(format(values.max()!)) |"
-    let isHandOff = threadCases.contains(index) || index == parkingIndex || index == spinningIndex
-    for limit in [parkingIndex, spinningIndex] {
-        if isHandOff, let limit {
-            line += " \(String(format: medians[index] / medians[limit])) |"
-        } else {
-            line += " |"
-        }
-    }
-    print(line)
-}
-print("")
-print("\(rounds) interleaved rounds; per-operation medians over the rounds, min and max of the rounds.")
-
-extension String {
-    init(format ratio: Double) {
-        let hundredths = Int((ratio * 100).rounded())
-        self = String(hundredths).inserting(".", fromEnd: 2) + "x"
     }
 }
