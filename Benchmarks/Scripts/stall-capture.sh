@@ -12,6 +12,12 @@
 #   repeat    200 blocks of 150–300 ms in one process, cycling through the
 #             calls and places: no call interrupted (EINTR), none returned
 #             early, no capture that found a thread at a system call.
+#   strace    REPEATS_STRACE (28: each call and place twice) blocks of repeat
+#             under `strace -f`: every system call of every thread that
+#             returned EINTR or was restarted (ERESTART*) is listed, and the
+#             signals delivered; fails if there is one. The harness's own
+#             count (interruptedCalls) also counts calls that had just
+#             returned by themselves when the signal came; this does not.
 #   cost      one capture's wall time on the watchdog's thread: a thread
 #             asleep in poll (read from memory), a running thread
 #             (signalled), the memory map (once per stall); ROUNDS rounds,
@@ -24,11 +30,12 @@
 #   ci        matrix 600 and repeat 200 only (about 1–2 minutes): exits 1
 #             on any failure. For .ci/run.
 #
-#   Benchmarks/Scripts/stall-capture.sh [ci | all | matrix | repeat | cost | idle | overhead ...]
-#                                                             (default: all = the five above)
+#   Benchmarks/Scripts/stall-capture.sh [ci | all | matrix | repeat | strace | cost | idle | overhead ...]
+#                                                             (default: all = the six above)
 # Environment (all optional):
 #   MATRIX_MS="600 2000"   block lengths for matrix
 #   REPEATS=200            blocks for repeat
+#   REPEATS_STRACE=28      blocks for strace
 #   ROUNDS=11              cost rounds; File Squeezer runs per variant (overhead)
 #   CAPTURES=200           captures per kind per cost round
 #   HARNESS=/path/to/StallCaptureHarness   use this binary instead of building one
@@ -47,7 +54,8 @@ repeats=${REPEATS:-200}
 rounds=${ROUNDS:-11}
 captures=${CAPTURES:-200}
 read -r -a lengths <<<"${MATRIX_MS:-600 2000}"
-positive_integers "REPEATS=$repeats" "ROUNDS=$rounds" "CAPTURES=$captures"
+traced=${REPEATS_STRACE:-28}
+positive_integers "REPEATS=$repeats" "REPEATS_STRACE=$traced" "ROUNDS=$rounds" "CAPTURES=$captures"
 for length in "${lengths[@]}"; do positive_integers "MATRIX_MS=$length"; done
 
 parts=("$@")
@@ -55,11 +63,11 @@ parts=("$@")
 expanded=()
 for part in "${parts[@]}"; do
     case $part in
-        all) expanded+=(matrix repeat cost idle overhead) ;;
+        all) expanded+=(matrix repeat strace cost idle overhead) ;;
         ci) expanded+=(ci) ;;
-        matrix | repeat | cost | idle | overhead) expanded+=("$part") ;;
+        matrix | repeat | strace | cost | idle | overhead) expanded+=("$part") ;;
         *)
-            echo "error: unknown part '$part' (ci, all, matrix, repeat, cost, idle or overhead)" >&2
+            echo "error: unknown part '$part' (ci, all, matrix, repeat, strace, cost, idle or overhead)" >&2
             exit 2
             ;;
     esac
@@ -97,6 +105,20 @@ for part in "${expanded[@]}"; do
         repeat)
             build_harness
             run_harness repeat "$repeats"
+            ;;
+        strace)
+            need_tools strace
+            build_harness
+            trace=$(mktemp)
+            run_harness_traced() { strace -f -qq -o "$trace" "$harness" repeat "$traced"; }
+            run_harness_traced || failures=$((failures + 1))
+            signals=$(grep -c -- '--- SIG' "$trace" || true)
+            interrupted=$(grep -cE '= \? ERESTART|= -1 EINTR' "$trace" || true)
+            echo "Under strace -f, $traced blocks: $signals signals delivered; system calls that returned EINTR or were restarted, in every thread: $interrupted"
+            grep -E '= \? ERESTART|= -1 EINTR' "$trace" | head -20 || true
+            [ "$interrupted" = 0 ] || failures=$((failures + 1))
+            rm -f "$trace"
+            echo
             ;;
         cost)
             build_harness

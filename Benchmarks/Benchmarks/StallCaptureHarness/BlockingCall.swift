@@ -4,6 +4,8 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 enum BlockingCall: String, CaseIterable, Sendable {
@@ -63,9 +65,13 @@ func blockingCall(_ call: BlockingCall, milliseconds: Int) -> CallResult {
             let context = pointer!.assumingMemoryBound(to: Int32.self)
             let due = monotonicMilliseconds() + Double(context[1])
             // The writer retries its own sleep: only the reader is under test.
-            while case let left = due - monotonicMilliseconds(), left > 0 { Glibc.usleep(UInt32(left * 1000)) }
+            var left = due - monotonicMilliseconds()
+            while left > 0 {
+                usleep(UInt32(left * 1000))
+                left = due - monotonicMilliseconds()
+            }
             var byte: UInt8 = 1
-            _ = Glibc.write(context[0], &byte, 1)
+            _ = write(context[0], &byte, 1)
             context.deallocate()
             return nil
         }, context)
@@ -74,15 +80,15 @@ func blockingCall(_ call: BlockingCall, milliseconds: Int) -> CallResult {
     }
     switch call {
     case .usleep:
-        result = Int(Glibc.usleep(UInt32(milliseconds * 1000)))
+        result = Int(usleep(UInt32(milliseconds * 1000)))
     case .nanosleep:
         var length = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
-        result = Int(Glibc.nanosleep(&length, nil))
+        result = Int(nanosleep(&length, nil))
     case .poll:
-        result = Int(Glibc.poll(nil, 0, Int32(milliseconds)))
+        result = Int(poll(nil, 0, Int32(milliseconds)))
     case .select:
         var length = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
-        result = Int(Glibc.select(0, nil, nil, nil, &length))
+        result = Int(select(0, nil, nil, nil, &length))
     case .semTimedwait:
         var semaphore = sem_t()
         sem_init(&semaphore, 0, 0)
@@ -103,7 +109,7 @@ func blockingCall(_ call: BlockingCall, milliseconds: Int) -> CallResult {
         pthread_mutex_destroy(&mutex)
     case .read:
         var byte: UInt8 = 0
-        result = Glibc.read(readEnd, &byte, 1)
+        result = read(readEnd, &byte, 1)
     }
     let elapsed = monotonicMilliseconds() - start
     let error = result < 0 ? errno : 0  // pthread_cond_timedwait returns ETIMEDOUT itself, never EINTR

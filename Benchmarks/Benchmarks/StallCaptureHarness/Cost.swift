@@ -16,6 +16,8 @@ import Synchronization
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A pool thread held in one state until `stop`: asleep in `poll`, or busy.
@@ -28,7 +30,7 @@ final class HeldThread: Sendable {
             id.store(StallCaptureCost.currentThreadID, ordering: .releasing)
             var spins: UInt64 = 0
             while !stop.load(ordering: .relaxed) {
-                if busy { spins &+= 1 } else { _ = Glibc.poll(nil, 0, 1000) }
+                if busy { spins &+= 1 } else { _ = poll(nil, 0, 1000) }
             }
             if spins == 42 { print("") }  // keeps the loop
         }
@@ -44,12 +46,16 @@ func median(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count / 2] }
 
 /// The 1-minute load average, as /proc/loadavg gives it.
 func loadAverage() -> String {
+    #if os(Linux)
     guard let file = fopen("/proc/loadavg", "r") else { return "0" }
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 128)
     guard fgets(&line, 128, file) != nil else { return "0" }
     let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return text.split(separator: " ").first.map(String.init) ?? "0"
+    #else
+    return "0"
+    #endif
 }
 
 func runCost(rowsPath: String?, rounds: Int, captures: Int) -> Bool {

@@ -6,6 +6,8 @@ import Synchronization
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 enum Place: String, CaseIterable, Sendable {

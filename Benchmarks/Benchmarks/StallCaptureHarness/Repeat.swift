@@ -1,9 +1,13 @@
 // `repeat N`: N blocks in this one process, cycling through the seven calls
 // on the main actor and on every pool thread, 150–300 ms each (so each is
 // a stall at the 100 ms threshold, and its threads are captured). Counts
-// calls that came back with EINTR or early (< 98% of their length), and the
-// captures whose signal found a thread at a system call
-// (`StallCaptureCost.interruptedCalls`). Fails if any is not zero.
+// calls that came back with EINTR or early (< 98% of their length), and fails
+// if there is one. Prints, too, the captures whose signal found a thread at
+// a system-call instruction (`StallCaptureCost.interruptedCalls`): an upper
+// bound of the calls interrupted elsewhere in the process, since it also
+// counts a call that had just returned by itself when the signal came (a
+// runnable thread leaving a futex wait; `stall-capture.sh strace` shows
+// which calls, if any, really returned EINTR or were restarted).
 @_spi(Benchmarks) import ConcurrencyToolkit
 
 func runRepeat(count: Int) async -> Bool {
@@ -47,12 +51,13 @@ func runRepeat(count: Int) async -> Bool {
         + "detector at 100 ms, \(format((monotonicMilliseconds() - started) / 1000)) s:")
     print("  calls: \(calls); interrupted (EINTR): \(interrupted); returned early (< 98%): \(shortened); "
         + "late (> 102%, machine load): \(late)")
-    print("  captures that found a thread at a system call (interruptedCalls): \(captures)")
+    print("  captures whose signal found a thread at a system-call instruction (interruptedCalls, "
+        + "an upper bound of calls interrupted elsewhere): \(captures)")
     print("  blocks with an ended report: \(reported) of \(count); second reports of one block: \(extraReports); "
         + "report ÷ block length: median \(format(median, places: 3)), min \(format(ratios.first ?? .nan, places: 3)), "
         + "max \(format(ratios.last ?? .nan, places: 3))")
     for problem in problems.prefix(20) { print("  " + problem) }
-    let clean = interrupted == 0 && shortened == 0 && captures == 0
+    let clean = interrupted == 0 && shortened == 0
     print(clean ? "repeat: no call interrupted" : "repeat: FAILED, calls were interrupted")
     return clean
 }

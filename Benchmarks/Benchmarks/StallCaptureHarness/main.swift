@@ -9,6 +9,8 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
