@@ -44,10 +44,14 @@ func caseLine(_ place: Place, _ call: BlockingCall, _ results: [CallResult], _ s
         let first = report.backtrace.first ?? "no backtrace"
         return "\(format(milliseconds(report.duration))) ms, \(naming)/\(report.threads.count) threads name \(callerName), \"\(first)\""
     }
+    // A thread whose backtrace does not reach the caller: its first lines, to see where it stopped.
+    let stray = ended.flatMap(\.threads).filter { !$0.backtrace.contains(where: { $0.contains(callerName) }) }
+        .map { "thread \($0.id): \($0.backtrace.prefix(4))" }
     let ongoing = stalls.count - ended.count
     return "\(verdict.passed ? "PASS" : "FAIL") \(place.rawValue) \(call.rawValue): returned after \(calls); "
         + "\(ended.count) ended report(s): \(reports.joined(separator: "; "))"
         + (ongoing > 0 ? "; \(ongoing) ongoing" : "")
+        + (stray.isEmpty ? "" : "; not naming it: \(stray.joined(separator: "; "))")
         + (verdict.passed ? "" : " <-- \(verdict.problems.joined(separator: ", "))")
 }
 

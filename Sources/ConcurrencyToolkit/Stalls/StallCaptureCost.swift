@@ -14,6 +14,7 @@ import Darwin
 /// reaches these through `@_spi(Benchmarks) import ConcurrencyToolkit`.
 ///
 /// ```swift
+/// // snippet: skip (an @_spi import, which only a file's top level can make)
 /// @_spi(Benchmarks) import ConcurrencyToolkit
 ///
 /// let threadID = StallCaptureCost.currentThreadID   // on the thread to capture
