@@ -38,6 +38,8 @@
 #   REPEATS_STRACE=28      blocks for strace
 #   ROUNDS=11              cost rounds; File Squeezer runs per variant (overhead)
 #   CAPTURES=200           captures per kind per cost round
+#   ALLOW_LATE=1           matrix: a call that came back late (> 102%) is printed, not a
+#                          failure (for a busy CI runner; early or EINTR still fails)
 #   HARNESS=/path/to/StallCaptureHarness   use this binary instead of building one
 #   (and stall-detector.sh's: IDLE_SECONDS, CORPUS_MB, JOBS, FILE_SQUEEZER)
 #

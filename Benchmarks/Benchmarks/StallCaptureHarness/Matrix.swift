@@ -3,11 +3,23 @@
 // MILLISECONDS with the detector on at 100 ms. A case passes when every call
 // returned after its full length (±2%) without EINTR, and the detector gave
 // exactly one ended report of the right kind, at least 0.9 of the length,
-// whose backtrace names the caller (`blockingCall`).
+// whose backtrace names the caller (`blockingCall`). ALLOW_LATE=1 lets a
+// late call (> 102%, the machine's load) pass.
 import ConcurrencyToolkit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// ALLOW_LATE=1: a call that came back late (> 102%) does not fail its case.
+let allowLate = getenv("ALLOW_LATE").map { String(cString: $0) == "1" } ?? false
 
 struct CaseVerdict {
     var problems: [String] = []
+    var notes: [String] = []
     var passed: Bool { problems.isEmpty }
 }
 
@@ -18,7 +30,13 @@ func judge(_ results: [CallResult], _ stalls: [ConcurrencyStall], milliseconds l
     for result in results {
         if result.isInterrupted { verdict.problems.append("EINTR") }
         if result.milliseconds < wanted * 0.98 { verdict.problems.append("short (\(format(result.milliseconds)) ms)") }
-        if result.milliseconds > wanted * 1.02 { verdict.problems.append("long (\(format(result.milliseconds)) ms)") }
+        // Late is the machine (a woken thread waiting for a core), not the
+        // capture; ALLOW_LATE=1 (a busy CI runner) prints it but passes.
+        if result.milliseconds > wanted * 1.02 {
+            if allowLate { verdict.notes.append("late (\(format(result.milliseconds)) ms)") } else {
+                verdict.problems.append("long (\(format(result.milliseconds)) ms)")
+            }
+        }
     }
     let ended = stalls.filter { !$0.isOngoing }
     if ended.count != 1 {
@@ -52,6 +70,7 @@ func caseLine(_ place: Place, _ call: BlockingCall, _ results: [CallResult], _ s
         + "\(ended.count) ended report(s): \(reports.joined(separator: "; "))"
         + (ongoing > 0 ? "; \(ongoing) ongoing" : "")
         + (stray.isEmpty ? "" : "; not naming it: \(stray.joined(separator: "; "))")
+        + (verdict.notes.isEmpty ? "" : " (\(verdict.notes.joined(separator: ", ")))")
         + (verdict.passed ? "" : " <-- \(verdict.problems.joined(separator: ", "))")
 }
 
