@@ -53,6 +53,13 @@ let package = Package(
             dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity)],
             path: "Benchmarks/StallLatencyHarness"
         ),
+        // What the stall capture does to the calls it watches (each keeps its
+        // length), and what one capture costs. Run by Scripts/stall-capture.sh.
+        .executableTarget(
+            name: "StallCaptureHarness",
+            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity)],
+            path: "Benchmarks/StallCaptureHarness"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

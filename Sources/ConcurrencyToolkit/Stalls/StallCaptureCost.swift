@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the benchmarks measure of the stall capture, and nothing more: the
+/// cost of one capture of a thread asleep in the kernel (read from memory),
+/// of one capture of a running thread (signalled), and the count of
+/// captures whose signal found a thread at a system call. Not API: the
+/// Benchmarks package (`StallCaptureHarness`) is another package, so it
+/// reaches these through `@_spi(Benchmarks) import ConcurrencyToolkit`.
+///
+/// ```swift
+/// // snippet: skip (an @_spi import, which only a file's top level can make)
+/// @_spi(Benchmarks) import ConcurrencyToolkit
+///
+/// let threadID = StallCaptureCost.currentThreadID   // on the thread to capture
+/// if let nanoseconds = StallCaptureCost.blockedCapture(thread: threadID) {
+///     print("read from memory in \(nanoseconds) ns")
+/// }
+/// print(StallCaptureCost.interruptedCalls)   // 0 unless a signal found a call
+/// ```
+///
+/// Everything here returns nil (or 0) on platforms without `/proc` and
+/// `backtrace()`.
+@_spi(Benchmarks)
+public enum StallCaptureCost {
+    /// The calling thread's kernel id (`gettid()`), the id the captures take.
+    public static var currentThreadID: UInt64 { CurrentThread.id }
+
+    /// Captures whose signal found the thread at a system call (it entered
+    /// the kernel between the look at `/proc` and the signal): calls the
+    /// capture interrupted, or restarted unseen. 0 is the goal.
+    public static var interruptedCalls: Int {
+        #if os(Linux) && canImport(Glibc)
+        return ThreadStackCapture.interruptedCalls
+        #else
+        return 0
+        #endif
+    }
+
+    /// Nanoseconds to read this process's memory map (`/proc/self/maps`):
+    /// done once per stall, before its threads are captured.
+    public static func memoryMapRead() -> UInt64? {
+        #if os(Linux)
+        let start = MonotonicClock.now
+        let regions = MemoryRegions.current()
+        return regions.regions.isEmpty ? nil : MonotonicClock.now - start
+        #else
+        return nil
+        #endif
+    }
+
+    /// Nanoseconds of one capture of `thread`, asleep in the kernel, as a
+    /// stall captures it: its `/proc/self/task/TID/syscall`, its stack read
+    /// from memory and unwound, the file read again. The memory map is read
+    /// before the clock starts (once per stall, not per thread).
+    /// Nil if the thread is not asleep or woke meanwhile. `frames` gets the
+    /// number of frames found.
+    public static func blockedCapture(thread: UInt64, frames: UnsafeMutablePointer<Int>? = nil) -> UInt64? {
+        #if os(Linux)
+        let regions = MemoryRegions.current()
+        let start = MonotonicClock.now
+        guard case .blocked(let call) = ThreadStatus.of(thread: thread),
+            let found = BlockedStackCapture.capture(thread: thread, call: call, regions: regions)
+        else { return nil }
+        let elapsed = MonotonicClock.now - start
+        frames?.pointee = found.count
+        return elapsed
+        #else
+        return nil
+        #endif
+    }
+
+    /// Nanoseconds of one capture of `thread`, running, as a stall captures
+    /// it: its state read from `/proc`, then the signal, the handler's
+    /// `backtrace()` on that thread, and the wait for it. Nil if the thread
+    /// was not running or did not answer. `frames` gets the number of frames.
+    public static func runningCapture(thread: UInt64, frames: UnsafeMutablePointer<Int>? = nil) -> UInt64? {
+        #if os(Linux) && canImport(Glibc)
+        guard ThreadStackCapture.prepare(signal: StallDetector.captureSignal) else { return nil }
+        let start = MonotonicClock.now
+        guard let capture = ThreadStackCapture.capture(thread: Int32(truncatingIfNeeded: thread), onlyIfRunning: true) else {
+            return nil
+        }
+        let elapsed = MonotonicClock.now - start
+        frames?.pointee = capture.addresses.count
+        return elapsed
+        #else
+        return nil
+        #endif
+    }
+}
