@@ -68,20 +68,10 @@ public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let (outcome, stalls) = await withConcurrencyStallsRecorded(threshold: threshold) {
-            do {
-                try await function()
-                return Result<Void, any Error>.success(())
-            } catch {
-                return .failure(error)
-            }
+        // Issues at the test's own declaration: a stall has no line of the user's to point at.
+        try await recordingReportsAsIssues(of: test, performing: function) { body in
+            await withConcurrencyStallsRecorded(threshold: threshold, body)
         }
-        // At the test's own declaration: a stall has no line of the user's
-        // to point at, and without this the issue would name this file.
-        for stall in stalls {
-            Issue.record(stall, sourceLocation: test.sourceLocation)
-        }
-        try outcome.get()
     }
 }
 

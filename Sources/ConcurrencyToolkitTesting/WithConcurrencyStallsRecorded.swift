@@ -27,11 +27,10 @@ public func withConcurrencyStallsRecorded<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Result
 ) async rethrows -> (result: Result, stalls: [ConcurrencyStall]) {
-    let recorded = Lock<[ConcurrencyStall]>([])
+    let recorder = ReportRecorder<ConcurrencyStall>()
     let result = try await StallDetector.recording(
-        threshold: threshold, report: { stall in recorded.withLock { $0.append(stall) } },
-        isolation: isolation, operation: operation)
-    return (result, recorded.withLock { $0 }.finalReports())
+        threshold: threshold, report: recorder.handler.report, isolation: isolation, operation: operation)
+    return (result, recorder.reports.finalReports())
 }
 
 extension [ConcurrencyStall] {

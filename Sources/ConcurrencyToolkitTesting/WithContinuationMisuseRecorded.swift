@@ -26,9 +26,6 @@ public func withContinuationMisuseRecorded<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Result
 ) async rethrows -> (result: Result, misuses: [ContinuationMisuse]) {
-    let recorded = Lock<[ContinuationMisuse]>([])
-    let result = try await withContinuationMisuseHandler(
-        .custom { misuse in recorded.withLock { $0.append(misuse) } },
-        isolation: isolation, operation: operation)
-    return (result, recorded.withLock { $0 })
+    let (result, misuses) = try await withReportsRecorded(ContinuationMisuse.self, isolation: isolation, operation)
+    return (result, misuses)
 }

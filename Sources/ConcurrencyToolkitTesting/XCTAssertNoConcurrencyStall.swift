@@ -29,9 +29,6 @@ public func XCTAssertNoConcurrencyStall<Result>(
 ) async rethrows -> Result {
     let (result, stalls) = try await withConcurrencyStallsRecorded(
         threshold: threshold, isolation: isolation, operation)
-    let context = message()
-    for stall in stalls {
-        XCTFail(context.isEmpty ? "CONCURRENCY STALL: \(stall)" : "\(context): \(stall)", file: file, line: line)
-    }
+    failForEach(stalls, prefix: "CONCURRENCY STALL: ", message: message(), file: file, line: line)
     return result
 }

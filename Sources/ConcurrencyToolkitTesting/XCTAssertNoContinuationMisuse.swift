@@ -27,9 +27,6 @@ public func XCTAssertNoContinuationMisuse<Result>(
     file: StaticString = #filePath, line: UInt = #line
 ) async rethrows -> Result {
     let (result, misuses) = try await withContinuationMisuseRecorded(isolation: isolation, operation)
-    let context = message()
-    for misuse in misuses {
-        XCTFail(context.isEmpty ? "\(misuse)" : "\(context): \(misuse)", file: file, line: line)
-    }
+    failForEach(misuses, message: message(), file: file, line: line)
     return result
 }

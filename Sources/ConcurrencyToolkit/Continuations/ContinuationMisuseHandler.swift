@@ -1,13 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Synchronization
-
-/// Where ``ContinuationMisuse`` reports go.
+/// Where ``ContinuationMisuse`` reports go: the reporting floor's routing
+/// (Reports/ReportRouter.swift), bound to where each continuation was created.
 ///
 /// One handler is in effect for the whole process (by default
 /// ``logToStandardError``); ``withContinuationMisuseHandler(_:isolation:operation:)``
@@ -30,24 +22,11 @@ import Synchronization
 /// (the one calling the extra `resume`, or the one dropping the last copy),
 /// never while the toolkit holds a lock. Keep it short and thread-safe.
 public struct ContinuationMisuseHandler: Sendable {
-    let report: @Sendable (ContinuationMisuse) -> Void
-    /// For a scoped handler that must capture where each continuation is
-    /// created (the testing trait records issues in the creating task's
-    /// context): called on the creating task, its result receives that
-    /// continuation's reports.
-    let bindAtCreation: (@Sendable () -> ContinuationMisuseHandler)?
+    /// The floor's handler this one wraps (Reports/ReportHandler.swift).
+    let base: ReportHandler<ContinuationMisuse>
 
-    init(report: @escaping @Sendable (ContinuationMisuse) -> Void) {
-        self.report = report
-        self.bindAtCreation = nil
-    }
-
-    private init(
-        report: @escaping @Sendable (ContinuationMisuse) -> Void,
-        bindAtCreation: @escaping @Sendable () -> ContinuationMisuseHandler
-    ) {
-        self.report = report
-        self.bindAtCreation = bindAtCreation
+    init(base: ReportHandler<ContinuationMisuse>) {
+        self.base = base
     }
 
     /// A handler that, in a scope, makes a handler of its own for each
@@ -57,7 +36,7 @@ public struct ContinuationMisuseHandler: Sendable {
         atCreation bind: @escaping @Sendable () -> ContinuationMisuseHandler,
         report: @escaping @Sendable (ContinuationMisuse) -> Void
     ) -> Self {
-        Self(report: report, bindAtCreation: bind)
+        Self(base: .binding(atCreation: { bind().base }, receive: report))
     }
 
     /// A handler that calls `report` for every misuse.
@@ -68,7 +47,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// }
     /// ```
     public static func custom(_ report: @escaping @Sendable (ContinuationMisuse) -> Void) -> Self {
-        Self(report: report)
+        Self(base: .custom(report))
     }
 
     /// The default: writes one line starting with `CONTINUATION MISUSE:` to
@@ -85,12 +64,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// `CONTINUATION MISUSE: …and 99,999 more from App/main.swift:7 (leaked) in the last 10 s`.
     /// A ``custom(_:)`` handler, ``withContinuationMisuseHandler(_:isolation:operation:)``
     /// and the testing helpers receive every report.
-    public static let logToStandardError = Self { misuse in
-        standardErrorLimiter.report(
-            key: "\(misuse.creationSite) (\(misuse.kind))", line: "CONTINUATION MISUSE: \(misuse)\n")
-    }
-
-    static let standardErrorLimiter = ReportRateLimiter(summaryPrefix: "CONTINUATION MISUSE: ")
+    public static let logToStandardError = Self(base: ContinuationMisuse.reporting.logToStandardError)
 
     /// Crashes the process with the report, like `CheckedContinuation` does on a
     /// double resume. For people who prefer a crash to a log line.
@@ -100,9 +74,9 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ContinuationMisuseHandler.bootstrap(.trap)
     /// #endif
     /// ```
-    public static let trap = Self { misuse in
+    public static let trap = Self(base: .custom { misuse in
         fatalError("CONTINUATION MISUSE: \(misuse)")
-    }
+    })
 
     /// Installs the process-wide handler. Call it once, at start-up, before
     /// any continuation is created; a second call is a programmer error and
@@ -114,8 +88,7 @@ public struct ContinuationMisuseHandler: Sendable {
     public static func bootstrap(
         _ handler: ContinuationMisuseHandler, fileID: String = #fileID, line: Int = #line
     ) {
-        processWide.bootstrap(
-            handler, site: "\(fileID):\(line)", scopedAlternative: "withContinuationMisuseHandler")
+        ContinuationMisuse.reporting.bootstrap(handler.base, fileID: fileID, line: line)
     }
 
     /// The handler in effect for the current task: the innermost scope, or the
@@ -125,7 +98,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ContinuationMisuseHandler.current.report(misuse)   // rarely needed directly
     /// ```
     public static var current: ContinuationMisuseHandler {
-        (activeScopes.load(ordering: .relaxed) == 0 ? nil : scoped) ?? processWide.current
+        Self(base: ContinuationMisuse.reporting.current)
     }
 
     /// Delivers `misuse` to this handler.
@@ -134,33 +107,35 @@ public struct ContinuationMisuseHandler: Sendable {
     /// ContinuationMisuseHandler.logToStandardError.report(misuse)
     /// ```
     public func report(_ misuse: ContinuationMisuse) {
-        report(misuse)
+        base.report(misuse)
     }
 
-    // MARK: - Storage
-
-    static let processWide = ProcessWideHandler(Self.logToStandardError, name: "ContinuationMisuseHandler")
-
-    @TaskLocal static var scoped: ContinuationMisuseHandler?
-
-    /// How many scopes are active anywhere. While it is zero, creating a
-    /// continuation skips the task-local lookup: one relaxed load.
-    static let activeScopes = Atomic<Int>(0)
+    // MARK: - Routing (the floor's, Reports/ReportRouter.swift)
 
     /// The scoped handler for a continuation created now, or `nil` when no
     /// scope is active for this task.
     @usableFromInline
     static func scopedHandlerIfAny() -> ContinuationMisuseHandler? {
-        guard activeScopes.load(ordering: .relaxed) != 0, let scoped else { return nil }
-        return scoped.bindAtCreation?() ?? scoped
+        ContinuationMisuse.reporting.handlerForNewSource().map(Self.init(base:))
     }
 
     /// Reports to `scope` if given, else to the process-wide handler.
     @usableFromInline
     static func deliver(_ misuse: ContinuationMisuse, to scope: ContinuationMisuseHandler?) {
-        let handler = scope ?? processWide.current
-        handler.report(misuse)
+        ContinuationMisuse.reporting.deliver(misuse, to: scope?.base)
     }
+}
+
+/// The registration of continuation misuse on the reporting floor: routed to
+/// the scope in effect where the continuation was created, written to
+/// standard error once per creation site and kind. The continuation emits
+/// its trace event itself, through the trace token it took at creation.
+extension ContinuationMisuse: ConcurrencyReport {
+    package static let reporting = ReportRouter<ContinuationMisuse>(
+        handlerName: "ContinuationMisuseHandler", banner: "CONTINUATION MISUSE",
+        scopedAlternative: "withContinuationMisuseHandler", scoping: .creatingTask)
+
+    package var rateLimitKey: String { "\(creationSite) (\(kind))" }
 }
 
 /// Runs `operation` with `handler` receiving every ``ContinuationMisuse`` of the
@@ -182,8 +157,5 @@ public func withContinuationMisuseHandler<Result>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
 ) async rethrows -> Result {
-    ContinuationMisuseHandler.activeScopes.add(1, ordering: .relaxed)
-    defer { ContinuationMisuseHandler.activeScopes.subtract(1, ordering: .relaxed) }
-    return try await ContinuationMisuseHandler.$scoped.withValue(
-        handler, operation: operation, isolation: isolation)
+    try await ContinuationMisuse.reporting.withScope(handler.base, isolation: isolation, operation: operation)
 }

@@ -44,7 +44,7 @@ enum ContinuationOptions {
     @usableFromInline
     static func creationFlags() -> UInt8 {
         var flags = current()
-        if ContinuationMisuseHandler.activeScopes.load(ordering: .relaxed) != 0 { flags |= scoped }
+        if ContinuationMisuse.reporting.hasActiveScopes { flags |= scoped }
         if Instrumentation.activeRecordings.load(ordering: .relaxed) != 0 { flags |= traced }
         return flags
     }

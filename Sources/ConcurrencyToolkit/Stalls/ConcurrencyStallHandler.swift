@@ -1,5 +1,5 @@
-/// Where ``ConcurrencyStall`` reports go: the same routing as
-/// `ContinuationMisuseHandler`'s.
+/// Where ``ConcurrencyStall`` reports go: the reporting floor's routing
+/// (Reports/ReportRouter.swift), as for `ContinuationMisuseHandler`.
 ///
 /// One handler is in effect for the whole process (by default
 /// ``logToStandardError``); ``withConcurrencyStallHandler(_:isolation:operation:)``
@@ -21,10 +21,11 @@
 /// toolkit holds a lock; while it runs, the detector does not probe. Keep it
 /// short and thread-safe.
 public struct ConcurrencyStallHandler: Sendable {
-    let report: @Sendable (ConcurrencyStall) -> Void
+    /// The floor's handler this one wraps (Reports/ReportHandler.swift).
+    let base: ReportHandler<ConcurrencyStall>
 
-    init(report: @escaping @Sendable (ConcurrencyStall) -> Void) {
-        self.report = report
+    init(base: ReportHandler<ConcurrencyStall>) {
+        self.base = base
     }
 
     /// A handler that calls `report` for every stall report (ongoing and ended).
@@ -35,7 +36,7 @@ public struct ConcurrencyStallHandler: Sendable {
     /// }
     /// ```
     public static func custom(_ report: @escaping @Sendable (ConcurrencyStall) -> Void) -> Self {
-        Self(report: report)
+        Self(base: .custom(report))
     }
 
     /// The default: writes one block starting with `CONCURRENCY STALL:` to
@@ -50,19 +51,12 @@ public struct ConcurrencyStallHandler: Sendable {
     /// kind blamed on a function is written in full; repeats are counted and
     /// written as one summary line at most every 10 seconds (and at exit).
     /// A ``custom(_:)`` handler and the testing helpers receive every report.
-    public static let logToStandardError = logging(to: standardErrorLimiter)
+    public static let logToStandardError = Self(base: ConcurrencyStall.reporting.logToStandardError)
 
     /// Writes through `limiter`, keyed by the kind, the phase and the first frame.
-    static func logging(to limiter: ReportRateLimiter) -> Self {
-        Self { stall in
-            let blamed = stall.backtrace.first ?? "no backtrace"
-            limiter.report(
-                key: "\(stall.kind) \(stall.isOngoing ? "ongoing" : "ended") in \(blamed)",
-                line: "CONCURRENCY STALL: \(stall)\n")
-        }
+    static func logging(to limiter: ReportRateLimitStorage) -> Self {
+        Self(base: .writing(to: limiter, banner: ConcurrencyStall.reporting.banner))
     }
-
-    static let standardErrorLimiter = ReportRateLimiter(summaryPrefix: "CONCURRENCY STALL: ")
 
     /// Installs the process-wide handler. Call it once, at start-up; a second
     /// call is a programmer error and stops the process with a message naming
@@ -74,7 +68,7 @@ public struct ConcurrencyStallHandler: Sendable {
     public static func bootstrap(
         _ handler: ConcurrencyStallHandler, fileID: String = #fileID, line: Int = #line
     ) {
-        processWide.bootstrap(handler, site: "\(fileID):\(line)", scopedAlternative: "withConcurrencyStallHandler")
+        ConcurrencyStall.reporting.bootstrap(handler.base, fileID: fileID, line: line)
     }
 
     /// Delivers `stall` to this handler.
@@ -83,39 +77,24 @@ public struct ConcurrencyStallHandler: Sendable {
     /// ConcurrencyStallHandler.logToStandardError.report(ConcurrencyStall(kind: .mainActorBlocked, duration: .seconds(1)))
     /// ```
     public func report(_ stall: ConcurrencyStall) {
-        report(stall)
+        base.report(stall)
     }
 
-    // MARK: - Routing
+    // MARK: - Routing (the floor's, Reports/ReportRouter.swift)
 
-    static let processWide = ProcessWideHandler(Self.logToStandardError, name: "ConcurrencyStallHandler")
-
-    struct Scope {
-        let handler: ConcurrencyStallHandler
-        /// Reports shorter than this are not delivered to this scope.
-        let minimumDuration: Duration
-        /// The trace recording the scope runs in, if any: it gets the stall events.
-        let recorder: TraceRecorder?
-    }
-
-    /// The scopes active now, by id, in the order they began.
-    static let scopes = Lock<(next: UInt64, active: [(id: UInt64, scope: Scope)])>((0, []))
-
-    /// Runs `operation` with `handler` in a scope: package API for the testing module.
+    /// Runs `operation` with `handler` in a scope that receives the reports
+    /// of at least `minimumDuration`: package API for the testing module.
     package static func withScope<Result>(
         _ handler: ConcurrencyStallHandler, minimumDuration: Duration = .zero,
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let id = scopes.withLock { scopes in
-            scopes.next += 1
-            scopes.active.append((
-                scopes.next,
-                Scope(handler: handler, minimumDuration: minimumDuration, recorder: Instrumentation.currentRecorder)))
-            return scopes.next
+        var accepts: (@Sendable (ConcurrencyStall) -> Bool)?
+        if minimumDuration != .zero {
+            accepts = { stall in stall.duration >= minimumDuration }
         }
-        defer { scopes.withLock { $0.active.removeAll { $0.id == id } } }
-        return try await operation()
+        return try await ConcurrencyStall.reporting.withScope(
+            handler.base, accepting: accepts, isolation: isolation, operation: operation)
     }
 
     /// Sends `stall` to the active scopes that want it, or, when no scope is
@@ -123,23 +102,23 @@ public struct ConcurrencyStallHandler: Sendable {
     /// reached. As a trace event, it goes into every active recording when the
     /// process started the detector, else into the recordings the scopes run in.
     static func deliver(_ stall: ConcurrencyStall, processThreshold: Duration?) {
-        let active = scopes.withLock { $0.active.map(\.scope) }
-        if processThreshold != nil {
-            Instrumentation.emitToEveryRecording(.stalled(stall))
-        } else {
-            var seen: Set<ObjectIdentifier> = []
-            for case let recorder? in active.map(\.recorder) where seen.insert(ObjectIdentifier(recorder)).inserted {
-                recorder.emit(.stalled(stall))
-            }
-        }
-        if active.isEmpty {
-            guard let processThreshold, stall.duration >= processThreshold else { return }
-            processWide.current.report(stall)
-            return
-        }
-        for scope in active where stall.duration >= scope.minimumDuration {
-            scope.handler.report(stall)
-        }
+        ConcurrencyStall.reporting.deliver(
+            stall, toProcessWide: processThreshold.map { stall.duration >= $0 } ?? false,
+            intoEveryRecording: processThreshold != nil)
+    }
+}
+
+/// The registration of stalls on the reporting floor: routed to the scopes
+/// active when delivered, traced as `.stalled`, written to standard error
+/// once per kind, phase and blamed function.
+extension ConcurrencyStall: ConcurrencyReport {
+    package static let reporting = ReportRouter<ConcurrencyStall>(
+        handlerName: "ConcurrencyStallHandler", banner: "CONCURRENCY STALL",
+        scopedAlternative: "withConcurrencyStallHandler", scoping: .whileActive,
+        tracing: .events { .stalled($0) })
+
+    package var rateLimitKey: String {
+        "\(kind) \(isOngoing ? "ongoing" : "ended") in \(backtrace.first ?? "no backtrace")"
     }
 }
 

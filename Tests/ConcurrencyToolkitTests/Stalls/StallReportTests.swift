@@ -46,7 +46,7 @@ import Testing
 
     @Test func theDefaultHandlerWritesOneBlockPerFunctionAndSummarizesRepeats() {
         let written = Lock<[String]>([])
-        let limiter = ReportRateLimiter(
+        let limiter = ReportRateLimitStorage(
             summaryPrefix: "CONCURRENCY STALL: ", write: { line in written.withLock { $0.append(line) } },
             schedule: { _, _ in }, flushesAtExit: false)
         let handler = ConcurrencyStallHandler.logging(to: limiter)

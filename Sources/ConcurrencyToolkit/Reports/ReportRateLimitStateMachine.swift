@@ -1,4 +1,4 @@
-/// The pure part of ``ReportRateLimiter``: which report lines to write now,
+/// The pure part of ``ReportRateLimitStorage``: which report lines to write now,
 /// and when to write a summary of the ones held back. Events in, actions
 /// out, no clock and no lock, so it is tested without either.
 ///
@@ -8,7 +8,7 @@
 ///   the first report held back after a summary asks the caller to flush one
 ///   interval later; that flush writes the summary of everything held back
 ///   meanwhile, so summaries are always at least an interval apart.
-struct ReportRateLimit {
+struct ReportRateLimitStateMachine {
     /// What the caller must do after an event, in order.
     enum Action: Equatable {
         /// Write this line as it is.

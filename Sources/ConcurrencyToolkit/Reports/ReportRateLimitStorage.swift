@@ -19,14 +19,14 @@ import Dispatch
 /// every report by their caller, before any limiter.
 ///
 /// ```swift
-/// let limiter = ReportRateLimiter(summaryPrefix: "CONTINUATION MISUSE: ")
+/// let limiter = ReportRateLimitStorage(summaryPrefix: "CONTINUATION MISUSE: ")
 /// limiter.report(key: "\(site) (\(kind))", line: "CONTINUATION MISUSE: \(misuse)\n")
 /// ```
 ///
 /// A summary still held back when the process exits normally is written by
 /// an `atexit` hook.
-final class ReportRateLimiter: Sendable {
-    private let state: Lock<ReportRateLimit>
+package final class ReportRateLimitStorage: Sendable {
+    private let state: Lock<ReportRateLimitStateMachine>
     private let write: @Sendable (String) -> Void
     private let now: @Sendable () -> UInt64
     private let schedule: @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void
@@ -38,14 +38,14 @@ final class ReportRateLimiter: Sendable {
     ///   - now: A monotonic clock in nanoseconds (tests pass their own).
     ///   - schedule: Calls its closure after the nanoseconds given (tests run it by hand).
     ///   - flushesAtExit: Whether an `atexit` hook writes what is still held back.
-    init(
+    package init(
         interval: Duration = .seconds(10), summaryPrefix: String,
         write: @escaping @Sendable (String) -> Void = writeToStandardError,
         now: @escaping @Sendable () -> UInt64 = { MonotonicClock.now },
-        schedule: @escaping @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void = ReportRateLimiter.afterDelay,
+        schedule: @escaping @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void = ReportRateLimitStorage.afterDelay,
         flushesAtExit: Bool = true
     ) {
-        self.state = Lock(ReportRateLimit(interval: MonotonicClock.nanoseconds(interval), summaryPrefix: summaryPrefix))
+        self.state = Lock(ReportRateLimitStateMachine(interval: MonotonicClock.nanoseconds(interval), summaryPrefix: summaryPrefix))
         self.write = write
         self.now = now
         self.schedule = schedule
@@ -53,7 +53,7 @@ final class ReportRateLimiter: Sendable {
     }
 
     /// Writes `line` if it is the first for `key`; otherwise counts it for the next summary.
-    func report(key: String, line: String) {
+    package func report(key: String, line: String) {
         let time = now()
         let actions = state.withLock { $0.report(key: key, line: line, now: time) }
         for action in actions {
@@ -65,7 +65,7 @@ final class ReportRateLimiter: Sendable {
     }
 
     /// Writes the summary of what was held back, if anything was.
-    func flush() {
+    package func flush() {
         let time = now()
         if let summary = state.withLock({ $0.flush(now: time) }) { write(summary) }
     }
@@ -77,16 +77,16 @@ final class ReportRateLimiter: Sendable {
 
     // MARK: - Flushing at exit
 
-    private static let atExit = Lock<(registered: Bool, limiters: [ReportRateLimiter])>((false, []))
+    private static let atExit = Lock<(registered: Bool, limiters: [ReportRateLimitStorage])>((false, []))
 
-    private static func flushAtExit(_ limiter: ReportRateLimiter) {
+    private static func flushAtExit(_ limiter: ReportRateLimitStorage) {
         let register = atExit.withLock { entry in
             entry.limiters.append(limiter)
             defer { entry.registered = true }
             return !entry.registered
         }
         if register {
-            atexit { for limiter in ReportRateLimiter.atExit.withLock({ $0.limiters }) { limiter.flush() } }
+            atexit { for limiter in ReportRateLimitStorage.atExit.withLock({ $0.limiters }) { limiter.flush() } }
         }
     }
 }

@@ -12,11 +12,11 @@ import Testing
 /// The limiter behind the default stderr handler: the pure state machine
 /// first, then the storage with a hand-driven clock and timer, then the real
 /// handler in a child process.
-@Suite struct ReportRateLimitTests {
+@Suite struct ReportRateLimitStateMachineTests {
     let second: UInt64 = 1_000_000_000
 
     @Test func firstReportPerKeyIsWrittenAndRepeatsAreSummarizedOnce() {
-        var limit = ReportRateLimit(interval: 10 * second, summaryPrefix: "P: ")
+        var limit = ReportRateLimitStateMachine(interval: 10 * second, summaryPrefix: "P: ")
         #expect(limit.report(key: "a.swift:7", line: "full a\n", now: 0) == [.write("full a\n")])
         #expect(limit.report(key: "a.swift:7", line: "full a\n", now: 1) == [.scheduleFlush(nanoseconds: 10 * second)])
         for time in 2..<100_000 as Range<UInt64> {
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func summariesAreAtLeastAnIntervalApart() {
-        var limit = ReportRateLimit(interval: 10 * second, summaryPrefix: "P: ")
+        var limit = ReportRateLimitStateMachine(interval: 10 * second, summaryPrefix: "P: ")
         _ = limit.report(key: "k", line: "l", now: 0)
         #expect(limit.report(key: "k", line: "l", now: 5 * second) == [.scheduleFlush(nanoseconds: 10 * second)])
         #expect(limit.flush(now: 15 * second) != nil)
@@ -40,17 +40,17 @@ import Testing
     }
 
     @Test func countsAreGrouped() {
-        #expect(ReportRateLimit.grouped(7) == "7")
-        #expect(ReportRateLimit.grouped(999) == "999")
-        #expect(ReportRateLimit.grouped(1000) == "1,000")
-        #expect(ReportRateLimit.grouped(1_234_567) == "1,234,567")
+        #expect(ReportRateLimitStateMachine.grouped(7) == "7")
+        #expect(ReportRateLimitStateMachine.grouped(999) == "999")
+        #expect(ReportRateLimitStateMachine.grouped(1000) == "1,000")
+        #expect(ReportRateLimitStateMachine.grouped(1_234_567) == "1,234,567")
     }
 
     @Test func limiterWritesFullLinesThenOneSummaryWhenTheTimerFires() {
         let written = Lock<[String]>([])
         let scheduled = Lock<[@Sendable () -> Void]>([])
         let clock = Lock<UInt64>(0)
-        let limiter = ReportRateLimiter(
+        let limiter = ReportRateLimitStorage(
             summaryPrefix: "P: ", write: { line in written.withLock { $0.append(line) } },
             now: { clock.withLock { $0 } }, schedule: { _, work in scheduled.withLock { $0.append(work) } },
             flushesAtExit: false)
@@ -75,7 +75,7 @@ import Testing
             .split(separator: "\n").filter { $0.hasPrefix("CONTINUATION MISUSE:") }
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.first?.contains("was dropped without being resumed") == true)
-        #expect(lines.last?.contains("…and 999 more from ConcurrencyToolkitTests/ReportRateLimitTests.swift:") == true)
+        #expect(lines.last?.contains("…and 999 more from ConcurrencyToolkitTests/ReportRateLimitStateMachineTests.swift:") == true)
         #expect(lines.last?.contains("(leaked) in the last") == true)
     }
     #endif

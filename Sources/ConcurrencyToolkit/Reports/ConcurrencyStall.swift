@@ -137,6 +137,13 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
         set { priorityValue = newValue?.rawValue }
     }
     private var priorityValue: UInt8?  // TaskPriority is not Hashable
+    /// ``priority``'s name as the report writes it (`high`, `medium`, `low`,
+    /// `background`, else its raw value), so a log or a summary spells it the same way.
+    ///
+    /// ```swift
+    /// metrics.increment("stall.pool.\(stall.priorityName ?? "main")")
+    /// ```
+    public var priorityName: String? { priority.map(Self.name) }
     /// Which stall this report is about: the ongoing and the ended report of
     /// one stall share it.
     package var serial: UInt64 = 0
@@ -172,7 +179,7 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         let what = kind == .mainActorBlocked ? "the main actor ran no job"
             : kind == .cooperativePoolBlocked
-                ? "the cooperative pool started no job" + (priority.map { " of priority \(Self.name($0))" } ?? "")
+                ? "the cooperative pool started no job" + (priorityName.map { " of priority \($0)" } ?? "")
                 : "\(kind)"
         var text = "\(what) for \(Self.milliseconds(duration)) ms\(isOngoing ? " so far" : " (ended)")"
         if threads.isEmpty {
@@ -186,7 +193,7 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
         return text
     }
 
-    static func name(_ priority: TaskPriority) -> String {
+    private static func name(_ priority: TaskPriority) -> String {
         switch priority {
         case .high: "high"
         case .medium: "medium"

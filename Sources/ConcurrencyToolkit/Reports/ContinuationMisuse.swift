@@ -1,6 +1,6 @@
-// The report, not the reporting: it lives in Support/ because a trace event
+// The report, not the reporting: it lives in Reports/ because a trace event
 // carries it and Diagnostics/ must not depend on Continuations/ (see
-// ARCHITECTURE.md). The handlers that route it are in Continuations/.
+// ARCHITECTURE.md). Its registration and public handler are in Continuations/.
 
 /// A report that a continuation was used wrongly: resumed twice, or never.
 ///

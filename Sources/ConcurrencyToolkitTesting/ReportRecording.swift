@@ -1,0 +1,44 @@
+import ConcurrencyToolkit
+
+/// Keeps every report of one kind that its handler receives, in order: the
+/// testing helpers' recorder, for any kind on the reporting floor.
+///
+/// ```swift
+/// let recorder = ReportRecorder<ConcurrencyStall>()
+/// await withConcurrencyStallHandler(.custom(recorder.handler.report)) { await work() }
+/// #expect(recorder.reports.isEmpty)
+/// ```
+final class ReportRecorder<Report: ConcurrencyReport>: Sendable {
+    private let recorded = Lock<[Report]>([])
+
+    init() {}
+
+    /// A handler that appends each report it receives.
+    var handler: ReportHandler<Report> {
+        .custom { [recorded] report in recorded.withLock { $0.append(report) } }
+    }
+
+    /// What was received so far, in order.
+    var reports: [Report] { recorded.withLock { $0 } }
+}
+
+/// Runs `operation` in a scope of `Report`'s router and returns its result
+/// with every report the scope received (those `accepting` says yes to):
+/// for a kind routed by where its source was created, the sources created
+/// inside `operation`; for one routed while a scope is active, every report
+/// delivered meanwhile.
+///
+/// ```swift
+/// let (value, misuses) = await withReportsRecorded(ContinuationMisuse.self) { await fetch() }
+/// let (_, slow) = await withReportsRecorded(ConcurrencyStall.self, accepting: { $0.duration >= .seconds(1) }) { await work() }
+/// ```
+func withReportsRecorded<Report: ConcurrencyReport, Result>(
+    _ kind: Report.Type, accepting: (@Sendable (Report) -> Bool)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    _ operation: () async throws -> Result
+) async rethrows -> (result: Result, reports: [Report]) {
+    let recorder = ReportRecorder<Report>()
+    let result = try await Report.reporting.withScope(
+        recorder.handler, accepting: accepting, isolation: isolation, operation: operation)
+    return (result, recorder.reports)
+}
