@@ -17,8 +17,8 @@
 /// episode begins at the first look that sees a job waiting at least the
 /// threshold — then the stack of the job running on the actor is captured,
 /// without stopping it — and ends at the first look that sees none; it is
-/// reported once, when it ends, to the process-wide handler (by default an
-/// `ACTOR CONTENTION:` block on standard error, rate-limited).
+/// reported once, when it ends, to the process-wide ``ActorContentionHandler``
+/// (by default an `ACTOR CONTENTION:` block on standard error, rate-limited).
 ///
 /// Cost: nothing until started; then one lock per monitored executor per
 /// look, and nothing per job beyond what the executor always measures.
@@ -77,7 +77,9 @@ public enum ActorContentionDetector {
     ) async rethrows -> Result {
         let demand = ContentionDemand.shared.add(threshold: threshold)
         defer { ContentionDemand.shared.remove(demand) }
-        return try await ActorContentionRouting.withScope(report, minimumWait: threshold, isolation: isolation) {
+        return try await ActorContention.reporting.withScope(
+            .custom(report), accepting: { $0.longestWait >= threshold }, isolation: isolation
+        ) {
             let result = try await operation()
             await ContentionDemand.shared.watcher?.waitForLooks(2)
             return result

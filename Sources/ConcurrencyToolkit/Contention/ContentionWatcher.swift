@@ -117,7 +117,7 @@ final class ContentionWatcher: Sendable {
             jobs: peaks.jobs, contention: .nanoseconds(Int64(clamping: peaks.waitingTime)),
             duration: .nanoseconds(Int64(clamping: now > peaks.since ? now - peaks.since : 0)),
             holderBacktrace: episode.holderStack.isEmpty ? [] : holder.symbolicate(episode.holderStack), holderThread: episode.holderThread)
-        ActorContentionRouting.deliver(report, processThreshold: config.processThreshold)
+        ActorContentionHandler.deliver(report, processThreshold: config.processThreshold)
     }
 
     // MARK: - The thread

@@ -11,8 +11,10 @@
 /// ActorContentionDetector.start(threshold: .milliseconds(100))
 /// ```
 ///
-/// Only actors that adopt a ``MonitoredActorExecutor`` are watched.
-public struct ActorContention: Sendable, Hashable, CustomStringConvertible {
+/// Only actors that adopt a ``MonitoredActorExecutor`` are watched, while
+/// ``ActorContentionDetector`` runs (or a testing helper records). The value
+/// lives beside the other reports because a trace event carries it.
+public struct ActorContention: Error, Sendable, Hashable, CustomStringConvertible {
     /// The executor's label (``MonitoredActorExecutor/label``).
     public var label: String
     /// The longest any job waited for the actor during the episode.
