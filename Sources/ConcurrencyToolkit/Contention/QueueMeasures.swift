@@ -84,7 +84,8 @@ struct QueueMeasures {
 
     mutating func restartPeaks(depth: Int, now: UInt64) {
         guard current != nil else { return }
-        current = ContentionPeaks(since: now, maxWait: 0, maxDepth: depth, jobs: depth, waitingTime: waitingTime(now: now))
+        // The jobs waiting now were counted by the episode that just ended.
+        current = ContentionPeaks(since: now, maxWait: 0, maxDepth: depth, jobs: 0, waitingTime: waitingTime(now: now))
     }
 
     private mutating func integrate(now: UInt64, newDepth: Int) {
