@@ -10,6 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     progressDeliveryBenchmarks()
     concurrentMapBenchmarks()
     harnessBenchmarks()
+    actorExecutorBenchmarks()
 }
 
 /// The configuration most micro benchmarks share: time and allocations, a

@@ -33,7 +33,6 @@ final class MonitoredExecutorCore: Sendable {
         let now = MonotonicClock.now
         let action = state.withLock { $0.enqueue(job, priority: job.priority.rawValue, now: now) }
         perform(action, executor: executor)
-        ContentionTracing.queueChanged(self)
     }
 
     /// Ends the parked runners (the executor is going away).
@@ -76,7 +75,6 @@ final class MonitoredExecutorCore: Sendable {
             let action = state.withLock { $0.next(band: band, now: now, finished: finished, thread: thread) }
             switch action {
             case .run(let job):
-                ContentionTracing.queueChanged(self)
                 job.runSynchronously(on: executor)
                 finished = true
                 now = MonotonicClock.now
