@@ -8,8 +8,8 @@ import Testing
 ///
 /// ```swift
 /// @Test(.actorContentionIsAnIssue)
-/// func searchDoesNotQueueBehindIndexing() async throws {
-///     try await search.run("swift")   // waiting 100 ms for the Index actor fails this test
+/// func importDoesNotQueueBehindTheCache() async throws {
+///     _ = try await importer.run()   // a call waiting 100 ms for a monitored actor fails this test
 /// }
 ///
 /// @Suite(.actorContentionIsAnIssue(threshold: .milliseconds(50)), .serialized)

@@ -9,7 +9,7 @@ import XCTest
 /// final class CacheTests: XCTestCase {
 ///     func testWarmUpDoesNotQueueReaders() async throws {
 ///         let hits = try await XCTAssertNoActorContention(threshold: .milliseconds(50)) {
-///             try await cache.warmUp(from: fixtures)
+///             try await cache.warmUp(from: fixtures)   // an actor on a MonitoredActorExecutor
 ///         }
 ///         XCTAssertEqual(hits, 120)
 ///     }

@@ -25,7 +25,7 @@ public struct ActorContentionHandler: Sendable {
     ///
     /// ```swift
     /// let handler = ActorContentionHandler.custom { contention in
-    ///     metrics.record("actor_wait_ms", contention.longestWait, label: contention.label)
+    ///     metrics.record("actor_wait", contention.longestWait, tags: ["actor": contention.label])
     /// }
     /// ```
     public static func custom(_ report: @escaping @Sendable (ActorContention) -> Void) -> Self {
@@ -92,10 +92,10 @@ extension ActorContention: ConcurrencyReport {
 /// reported while it runs, instead of the process-wide handler.
 ///
 /// ```swift
-/// await withActorContentionHandler(.custom { contention in
-///     importLog.append("\(contention)")
+/// let count = try await withActorContentionHandler(.custom { contention in
+///     logger.notice("during import: \(contention)")
 /// }) {
-///     await importLibrary()
+///     try await importer.importLibrary(at: fixtures)
 /// }
 /// ```
 ///

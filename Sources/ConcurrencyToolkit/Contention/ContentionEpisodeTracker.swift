@@ -4,6 +4,7 @@
 /// when it ends, with the peaks of the backlog it lay in. A pure value.
 ///
 /// ```swift
+/// // snippet: skip (internal: the watcher's loop)
 /// var tracker = ContentionEpisodeTracker()
 /// switch tracker.observe(look, threshold: 100_000_000, now: now) {
 /// case .began: captureHolder()

@@ -3,6 +3,7 @@
 /// leaves when it is gone (the watcher drops released ones as it looks).
 ///
 /// ```swift
+/// // snippet: skip (internal: the executor and the watcher)
 /// ContentionRegistry.shared.add(core)
 /// for core in ContentionRegistry.shared.live() { /* look */ }
 /// ```

@@ -10,6 +10,7 @@ import Runtime
 /// into report lines. Linux only; elsewhere it captures nothing.
 ///
 /// ```swift
+/// // snippet: skip (internal: the watcher's capture)
 /// let holder = HolderStack()                    // on the watcher thread
 /// if let raw = holder.capture(thread: look.holderThread) { lines = holder.symbolicate(raw) }
 /// ```

@@ -2,10 +2,10 @@ extension MonitoredActorExecutor {
     /// What a ``MonitoredActorExecutor`` measured since it was created.
     ///
     /// ```swift
-    /// let stats = worker.executor.statistics
-    /// metrics.counter("actor.jobs", stats.jobs, label: stats.label)
-    /// metrics.gauge("actor.wait.p99_ms", stats.p99Wait / .milliseconds(1))
-    /// metrics.gauge("actor.busy", stats.busyFraction)
+    /// let stats = cache.executor.statistics
+    /// metrics.gauge("actor.jobs", stats.jobs)
+    /// metrics.record("actor.wait.p99", stats.p99Wait, tags: ["actor": stats.label])
+    /// metrics.gauge("actor.busy_percent", Int(stats.busyFraction * 100))
     /// ```
     ///
     /// Waits are from enqueue to start (a job's time in the queue, including
@@ -39,6 +39,7 @@ extension MonitoredActorExecutor {
         /// `busyTime` over `age`, from 0 to 1.
         ///
         /// ```swift
+        /// let stats = cache.executor.statistics
         /// if stats.busyFraction > 0.9 { logger.warning("\(stats.label) is saturated") }
         /// ```
         public var busyFraction: Double {

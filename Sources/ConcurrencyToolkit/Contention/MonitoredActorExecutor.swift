@@ -13,8 +13,8 @@
 ///     func image(for url: URL) -> Image? { images[url] }
 /// }
 ///
-/// let stats = cache.executor.statistics
-/// metrics.gauge("cache.wait.p99", stats.p99Wait)
+/// let stats = ImageCache().executor.statistics
+/// metrics.record("cache.wait.p99", stats.p99Wait)
 /// ```
 ///
 /// It keeps what an actor means: one job at a time, `assertIsolated` and
@@ -46,7 +46,7 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
     /// Creates an executor named `label`; it starts measuring at once.
     ///
     /// ```swift
-    /// nonisolated let executor = MonitoredActorExecutor(label: "CompressionWorker")
+    /// let executor = MonitoredActorExecutor(label: "CompressionWorker")   // a `nonisolated let` of the actor
     /// ```
     public init(label: String) {
         core = MonitoredExecutorCore(label: label)
@@ -60,7 +60,7 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
     /// Queues an actor job. Called by the runtime, not by you:
     ///
     /// ```swift
-    /// await cache.image(for: url)   // the runtime enqueues the call here
+    /// _ = await cache.image(for: url)   // the runtime enqueues the call here
     /// ```
     public func enqueue(_ job: consuming ExecutorJob) {
         core.enqueue(UnownedJob(job), executor: asUnownedSerialExecutor())
@@ -69,7 +69,7 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
     /// What the actor's `unownedExecutor` returns:
     ///
     /// ```swift
-    /// nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// let unowned = cache.executor.asUnownedSerialExecutor()   // what the actor's `unownedExecutor` returns
     /// ```
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)

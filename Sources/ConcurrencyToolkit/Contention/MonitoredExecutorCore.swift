@@ -13,6 +13,7 @@
 /// the executor's `deinit` can end them: ``stop()``.
 ///
 /// ```swift
+/// // snippet: skip (internal: the executor's enqueue)
 /// let core = MonitoredExecutorCore(label: "Cache")
 /// core.enqueue(UnownedJob(job), executor: executor.asUnownedSerialExecutor())
 /// ```

@@ -13,7 +13,7 @@
 /// ```swift
 /// var queue = MonitoredQueue<Int, Int>()
 /// queue.enqueue(7, priority: 0x15, now: 100)     // .spawn(2): no runner of that band yet
-/// queue.next(band: 2, now: 150, thread: 42)       // .run(7), which waited 50 ns
+/// queue.next(band: 2, now: 150, finished: false, thread: 42)   // .run(7), which waited 50 ns
 /// ```
 struct MonitoredQueue<Job, Waker> {
     enum WakeAction {

@@ -59,7 +59,8 @@ public struct ActorContention: Error, Sendable, Hashable, CustomStringConvertibl
     /// `actor CompressionWorker: 16 jobs waited up to 2.3 s (queue 15 deep, 18.4 s waited in all), held by compressWholeFile(_:) at …`.
     ///
     /// ```swift
-    /// print(contention)
+    /// let contention = ActorContention(label: "Cache", longestWait: .milliseconds(300), maxQueueDepth: 5, jobs: 6)
+    /// print(contention)   // actor Cache: 6 jobs waited up to 300 ms (queue 5 deep, 0 µs waited in all); …
     /// ```
     public var description: String {
         var text = "actor \(label): \(jobs) jobs waited up to \(Self.format(longestWait))"
