@@ -91,20 +91,22 @@ final class ContentionWatcher: Sendable {
         }
     }
 
-    /// Captures the holder's stack, and keeps it only if the same job still
-    /// runs afterwards (else the stack may be of the next job, or of none).
+    /// Captures the holder's stack, and keeps it only if that thread still
+    /// runs a job of this actor afterwards: the same job (the usual case), or
+    /// the next one on the same runner thread when the capture was slow (a
+    /// loaded machine), which held the actor during the episode too. A thread
+    /// that left the actor meanwhile may have run anything: dropped, and
+    /// tried again at the next look.
     private func captureHolder(
         of core: MonitoredExecutorCore, _ observation: ContentionObservation,
         tracker: inout ContentionEpisodeTracker, holder: HolderStack
     ) {
-        guard observation.holderThread != 0, let raw = holder.capture(thread: observation.holderThread) else { return }
+        guard observation.holderThread != 0 else { return }
+        let raw = holder.capture(thread: observation.holderThread) ?? []
         // Symbolicated only when reported: the first symbolication takes a
         // second, and meanwhile no other executor would be looked at.
-        let same = core.state.withLock {
-            $0.isHolder(observation.holderThread) && $0.stats.started == observation.holderSerial
-        }
-        guard same else { return }
-        tracker.holderCaptured(raw, thread: observation.holderThread)
+        let stillHolds = core.state.withLock { $0.isHolder(observation.holderThread) }
+        tracker.holderCaptured(stillHolds ? raw : [], thread: observation.holderThread)
     }
 
     private func deliver(
