@@ -15,7 +15,8 @@ import Synchronization
 /// is older than the threshold), turns the looks into episodes
 /// (``ContentionEpisodeTracker``), captures the holding job's stack when an
 /// episode begins (``HolderStack``), and delivers one ``ActorContention``
-/// per episode when it ends.
+/// per episode when it ends (symbolicated on a queue of its own, so no look
+/// waits for it).
 ///
 /// ```swift
 /// let watcher = ContentionWatcher(configuration: .init(threshold: 100_000_000, interval: 25_000_000))
@@ -109,18 +110,26 @@ final class ContentionWatcher: Sendable {
         tracker.holderCaptured(stillHolds ? raw : [], thread: observation.holderThread)
     }
 
+    /// Symbolicates and delivers on ``deliveries``, so the watcher's looks
+    /// never wait for a symbolication (the first takes a second) or a handler.
     private func deliver(
         _ episode: ContentionEpisodeTracker.Episode, label: String, holder: HolderStack, now: UInt64,
         _ config: Configuration
     ) {
         let peaks = episode.peaks
-        let report = ActorContention(
-            label: label, longestWait: .nanoseconds(Int64(clamping: peaks.maxWait)), maxQueueDepth: peaks.maxDepth,
-            jobs: peaks.jobs, contention: .nanoseconds(Int64(clamping: peaks.waitingTime)),
-            duration: .nanoseconds(Int64(clamping: now > peaks.since ? now - peaks.since : 0)),
-            holderBacktrace: episode.holderStack.isEmpty ? [] : holder.symbolicate(episode.holderStack), holderThread: episode.holderThread)
-        ActorContentionHandler.deliver(report, processThreshold: config.processThreshold)
+        let duration = Duration.nanoseconds(Int64(clamping: now > peaks.since ? now - peaks.since : 0))
+        Self.deliveries.async {
+            let report = ActorContention(
+                label: label, longestWait: .nanoseconds(Int64(clamping: peaks.maxWait)), maxQueueDepth: peaks.maxDepth,
+                jobs: peaks.jobs, contention: .nanoseconds(Int64(clamping: peaks.waitingTime)), duration: duration,
+                holderBacktrace: episode.holderStack.isEmpty ? [] : holder.symbolicate(episode.holderStack),
+                holderThread: episode.holderThread)
+            ActorContentionHandler.deliver(report, processThreshold: config.processThreshold)
+        }
     }
+
+    /// Where reports are symbolicated and handed to the handlers, in order.
+    static let deliveries = DispatchQueue(label: "ConcurrencyToolkit.ActorContentionDetector.deliveries")
 
     // MARK: - The thread
 
@@ -155,12 +164,16 @@ final class ContentionWatcher: Sendable {
 }
 
 extension ContentionWatcher {
-    /// Returns after the watcher has looked `count` more times (or 5 s).
+    /// Returns after the watcher has looked `count` more times (or 5 s)
+    /// and the reports of those looks were delivered.
     func waitForLooks(_ count: UInt64) async {
         let target = looks.load(ordering: .relaxed) + count + 1
         let start = MonotonicClock.now
         while looks.load(ordering: .relaxed) < target && MonotonicClock.now &- start < 5_000_000_000 {
             try? await Task.sleep(for: .milliseconds(2))
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Self.deliveries.async { done.resume() }
         }
     }
 }
