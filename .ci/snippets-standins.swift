@@ -264,3 +264,12 @@ public extension Importer {
 }
 public final class Gallery: Sendable { public func loadThumbnails() async {} }
 public let gallery = Gallery()
+
+// MARK: Actor contention (issue 28)
+public actor MonitoredCache {
+    public nonisolated let executor = MonitoredActorExecutor(label: "ImageCache")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    public func image(for url: URL) -> Image? { nil }
+    public func warmUp(from folder: URL) async throws -> Int { 0 }
+}
+public let cache = MonitoredCache()

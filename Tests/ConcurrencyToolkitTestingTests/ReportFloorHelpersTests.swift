@@ -1,6 +1,7 @@
 @testable import ConcurrencyToolkit
 @testable import ConcurrencyToolkitTesting
 import Testing
+import TestSupport
 import XCTest
 
 /// A kind registered only in these tests: the generic testing helpers carry it.

@@ -11,6 +11,7 @@ let benchmarks: @Sendable () -> Void = {
     concurrentMapBenchmarks()
     perItemBenchmarks()
     harnessBenchmarks()
+    actorExecutorBenchmarks()
 }
 
 /// The configuration most micro benchmarks share: time and allocations, a

@@ -55,6 +55,11 @@ public struct TraceEvent: Sendable, Hashable {
         /// active then. Boxed like a misuse.
         indirect case stalled(ConcurrencyStall)
 
+        // MARK: Actor contention
+        /// An ``ActorContention`` report (one per episode, when it ended),
+        /// emitted on the detector's watcher thread. Boxed like a misuse.
+        indirect case actorContended(ActorContention)
+
         // MARK: Actor-split helpers
         /// A throttled or batching helper started delivering `count` values:
         /// what the handler receives (`.progress`: 1 for `ThrottledProgress`,

@@ -52,6 +52,8 @@ extension TraceEvent.Kind {
             .instant(.marker, name: name, closing: nil)
         case .stalled(let stall):
             .instant(.stall, name: "\(stall)", closing: nil)
+        case .actorContended(let contention):
+            .instant(.contention, name: "\(contention)", closing: nil)
         }
     }
 }
@@ -131,6 +133,8 @@ extension TraceTimeline.Instant.Kind {
         case .misuse:
             Look(label: "continuation misuse", key: "misuse", color: "#e45756", summaryHeading: "Continuation misuse")
         case .stall: Look(label: "stall (main actor or pool)", key: "stall", color: "#9d0208", summaryHeading: "Stalls")
+        case .contention:
+            Look(label: "actor contention", key: "contention", color: "#d62728", summaryHeading: "Actor contention")
         }
     }
 }

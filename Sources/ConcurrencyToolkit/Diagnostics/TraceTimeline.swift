@@ -69,7 +69,7 @@ struct TraceTimeline {
 
     struct Instant {
         /// How each looks and reads is in TraceEventKinds.swift.
-        enum Kind: CaseIterable { case marker, misuse, stall }
+        enum Kind: CaseIterable { case marker, misuse, stall, contention }
         var kind: Kind
         var name: String
         var time: UInt64

@@ -93,6 +93,13 @@ struct StallBlame {
     }
 
     #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+    /// Thread `id`'s stack, innermost first, taken as a stall's are: read
+    /// from memory if it sleeps in the kernel, signalled only if it runs.
+    /// Call ``ThreadStackCapture/prepare(signal:)`` first.
+    static func stack(of id: UInt64) -> [UInt]? {
+        capture(thread: id, regions: MemoryRegions.current(), mainActorThread: nil, mainQueue: 0)?.0.addresses
+    }
+
     /// One thread's stack, and the system call it sleeps in. A thread asleep
     /// in the kernel is read from memory and never signalled; only a running
     /// thread (in user space, where a signal interrupts no call) is signalled.

@@ -63,7 +63,7 @@ import TestSupport
         // A track per row; thread 20 only waited, so it has no row.
         #expect(byTID == [1: "main", 10: "io lane 0", 11: "io lane 1"])
         let instants = phase(all, "i")
-        #expect(instants.count == 3)
+        #expect(instants.count == 4)
         let stall = try #require(instants.first { $0["cat"] as? String == "stall" })
         #expect((stall["name"] as? String)?.hasPrefix("the main actor ran no job for 300 ms") == true)
         let marker = try #require(instants.first { $0["cat"] as? String == "marker" })

@@ -38,6 +38,8 @@ enum SampleTraces {
             TraceEvent(kind: .jobFinished(failed: true), id: 2, time: 6 * ms, threadID: 11),
             TraceEvent(kind: .stalled(ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(300))),
                 id: 0, time: 7 * ms, threadID: 1),
+            TraceEvent(kind: .actorContended(ActorContention(label: "Cache", longestWait: .milliseconds(250), maxQueueDepth: 5, jobs: 6)),
+                id: 0, time: 7 * ms + ms / 2, threadID: 1),
             TraceEvent(kind: .spanFinished, id: 5, time: 8 * ms, threadID: 1),
         ]
         return Trace(events: events, threads: threads, duration: 10 * ms, discardedEventCount: 0)

@@ -23,6 +23,7 @@ import TestSupport
         }
         #expect(trace.summary().contains("Continuation misuse: 1"))
         #expect(trace.summary().contains("Stalls: 1\n  the main actor ran no job for 300 ms (ended)"))
+        #expect(trace.summary().contains("Actor contention: 1\n  actor Cache: 6 jobs waited up to 250 ms"))
     }
 
     @Test func aJobStartingEndsItsQueueWaitAndBeginsItsRun() {

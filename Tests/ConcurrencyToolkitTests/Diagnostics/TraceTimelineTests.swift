@@ -17,7 +17,7 @@ import TestSupport
         #expect(running.details.contains { $0 == (key: "outcome", value: "threw") })
         let wait = try #require(SampleTraces.interval(timeline, id: 3))
         #expect(wait.category == .continuationWait && wait.finished && wait.endThread == 10)
-        #expect(timeline.instants.map(\.kind) == [.marker, .misuse, .stall])
+        #expect(timeline.instants.map(\.kind) == [.marker, .misuse, .stall, .contention])
     }
 
     @Test func unfinishedWorkLastsUntilTheEnd() throws {

@@ -170,8 +170,9 @@ public enum FileSqueezerCommand {
     private static func squeeze(_ squeezer: Squeezer, _ discovery: Discovery, stallWatch: StallWatch?) async -> RunReport {
         guard let stallWatch else { return await squeezer.run(discovery) }
         var (report, stalls) = await stallWatch.watching { await squeezer.run(discovery) }
-        StallDetector.stop()
+        StallWatch.stop()
         report.stalls = stalls
+        report.contentions = stallWatch.contentions
         return report
     }
 

@@ -99,6 +99,7 @@ extension RunReport {
         ]
         if let signal { members.append(("signal", .string(signal))) }
         if let stalls { members.append(("stalls", .array(stalls.map(\.json)))) }
+        if let contentions { members.append(("contentions", .array(contentions.map(\.json)))) }
         return .object(members)
     }
 }
@@ -112,6 +113,19 @@ extension RunStall {
         ]
         if let priority { members.append(("priority", .string(priority))) }
         if let blockedIn { members.append(("blockedIn", .string(blockedIn))) }
+        return .object(members)
+    }
+}
+
+extension RunContention {
+    /// One episode's entry in `--json`'s `contentions`.
+    var json: JSONText {
+        var members: [(String, JSONText)] = [
+            ("actor", .string(actor)), ("jobs", .number(jobs)), ("longestWaitMilliseconds", .number(longestWaitMilliseconds)),
+            ("maxQueueDepth", .number(maxQueueDepth)), ("waitedMilliseconds", .number(waitedMilliseconds)),
+            ("backtrace", .array(backtrace.map(JSONText.string))),
+        ]
+        if let heldBy { members.append(("heldBy", .string(heldBy))) }
         return .object(members)
     }
 }

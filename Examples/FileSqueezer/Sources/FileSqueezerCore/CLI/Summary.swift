@@ -27,6 +27,7 @@ enum Summary {
             + "parallelism \(formatDecimal(report.parallelism, 2))x, "
             + "longest main-actor stall \(formatDecimal(report.longestMainActorStallMilliseconds, 0)) ms\n"
         if let stalls = report.stalls { text += stallLines(stalls) }
+        if let contentions = report.contentions { text += contentionLines(contentions) }
         if report.failed > 0 { text += "\(count(report.failed, "file")) failed (see the messages above).\n" }
         return text
     }
@@ -58,6 +59,31 @@ enum Summary {
                 ?? group.stalls.first { $0.blockedIn != nil })?.blockedIn
             text += "  \(group.name): \(group.stalls.count), longest \(formatDecimal(longest.milliseconds, 0)) ms\(ongoing)"
                 + (blamed.map { ", blocked in \($0)" } ?? ", no backtrace") + "\n"
+        }
+        return text
+    }
+
+    /// What the actor contention detector saw, summed up per actor: the
+    /// calls that waited, the longest wait, and what the actor was running.
+    ///
+    /// ```
+    /// Actor contention of 250 ms or more: 1 actor
+    ///   actor ActorStrategy: 16 calls waited up to 2.3 s (queue 1 deep), held by compressWholeFile(...) at ...
+    /// ```
+    static func contentionLines(_ contentions: [RunContention]) -> String {
+        let threshold = formatDecimal(StallDetector.defaultThreshold.seconds * 1000, 0)
+        var actors: [String] = []
+        for episode in contentions where !actors.contains(episode.actor) { actors.append(episode.actor) }
+        guard !actors.isEmpty else { return "Actor contention of \(threshold) ms or more: none\n" }
+        var text = "Actor contention of \(threshold) ms or more: \(count(actors.count, "actor"))\n"
+        for actor in actors {
+            let episodes = contentions.filter { $0.actor == actor }
+            let longest = episodes.map(\.longestWaitMilliseconds).max() ?? 0
+            let wait = longest >= 1000 ? "\(formatDecimal(longest / 1000, 1)) s" : "\(formatDecimal(longest, 0)) ms"
+            let depth = episodes.map(\.maxQueueDepth).max() ?? 0
+            let heldBy = episodes.first { $0.heldBy != nil }?.heldBy
+            text += "  actor \(actor): \(count(episodes.reduce(0) { $0 + $1.jobs }, "call")) waited up to \(wait) "
+                + "(queue \(depth) deep)" + (heldBy.map { ", held by \($0)" } ?? ", no backtrace") + "\n"
         }
         return text
     }

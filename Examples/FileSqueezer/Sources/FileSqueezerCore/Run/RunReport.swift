@@ -38,6 +38,10 @@ struct RunReport: Sendable, Codable, Equatable {
     /// (`--detect-stalls`, `--stats`, `--trace`, `--timeline`): every stall
     /// of 250 ms or more, in the order they began. Nil when it did not run.
     var stalls: [RunStall]? = nil
+    /// What the toolkit's `ActorContentionDetector` saw, started with the
+    /// stall detector: every episode in which a call waited 250 ms or more
+    /// for a monitored actor (stage 2's), in the order they ended.
+    var contentions: [RunContention]? = nil
 
     /// 0: every file compressed; 1: some file failed (a signal N makes it 128 + N, set by the caller).
     var exitStatus: Int32 { failed > 0 ? 1 : 0 }

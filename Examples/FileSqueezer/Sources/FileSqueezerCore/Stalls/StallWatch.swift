@@ -1,14 +1,15 @@
 import ConcurrencyToolkit
 import Synchronization
 
-/// Collects what the toolkit's `StallDetector` reports, instead of letting
-/// it print `CONCURRENCY STALL:` blocks on stderr: the process-wide handler,
+/// Collects what the toolkit's `StallDetector` and `ActorContentionDetector`
+/// report, instead of letting them print `CONCURRENCY STALL:` and
+/// `ACTOR CONTENTION:` blocks on stderr: the process-wide handlers,
 /// installed once at launch, as a program of your own would.
 ///
 /// ```swift
 /// let watch = StallWatch.start()          // at launch: bootstraps the handler, starts the detector
 /// let (report, stalls) = await watch.watching { await squeezer.run(discovery) }
-/// StallDetector.stop()
+/// StallWatch.stop()
 /// ```
 ///
 /// The detector reports each stall while it lasts (with the blocking
@@ -27,17 +28,27 @@ final class StallWatch: Sendable {
         var stalls: [RunStall] = []
         /// Index in `stalls` of the stall still lasting, by kind and priority.
         var lasting: [String: Int] = [:]
+        var contentions: [RunContention] = []
     }
 
     private let state = Mutex(State())
 
-    /// Makes a watch the process-wide stall handler and starts the detector
-    /// at its defaults. Once per process (the handler's bootstrap is).
+    /// Makes a watch the process-wide stall and actor contention handler and
+    /// starts both detectors, at the stall detector's threshold. Once per
+    /// process (the handlers' bootstraps are).
     static func start() -> StallWatch {
         let watch = StallWatch()
         ConcurrencyStallHandler.bootstrap(.custom { watch.add($0) })
+        ActorContentionHandler.bootstrap(.custom { watch.add($0) })
         StallDetector.start()
+        ActorContentionDetector.start(threshold: StallDetector.defaultThreshold)
         return watch
+    }
+
+    /// Stops both detectors.
+    static func stop() {
+        StallDetector.stop()
+        ActorContentionDetector.stop()
     }
 
     /// Runs `operation`, then, if a stall still lasts, waits up to `settle`
@@ -50,11 +61,22 @@ final class StallWatch: Sendable {
         _ operation: () async -> Result
     ) async -> (Result, [RunStall]) {
         let result = await operation()
+        // An actor's contention is reported within a look (50 ms) of its end.
+        try? await Task.sleep(for: .milliseconds(120))
         await waitUntilNoneLasts(for: settle)
         return (result, stalls)
     }
 
     var stalls: [RunStall] { state.withLock { $0.stalls } }
+
+    /// The actor contention episodes so far, in the order they ended.
+    var contentions: [RunContention] { state.withLock { $0.contentions } }
+
+    /// Takes one contention report (on the detector's thread).
+    func add(_ contention: ActorContention) {
+        let entry = RunContention(contention)
+        state.withLock { $0.contentions.append(entry) }
+    }
 
     /// Takes one report (on the detector's thread).
     func add(_ stall: ConcurrencyStall) {

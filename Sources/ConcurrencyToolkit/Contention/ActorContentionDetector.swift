@@ -1,0 +1,88 @@
+/// Watches every actor that adopts a ``MonitoredActorExecutor`` and reports
+/// each ``ActorContention``: work that waited for one of them longer than a
+/// threshold, with the stack of the job that held it.
+///
+/// ```swift
+/// @main struct Server {
+///     static func main() async throws {
+///         ActorContentionDetector.start(threshold: .milliseconds(100))
+///         defer { ActorContentionDetector.stop() }
+///         try await runServer()
+///     }
+/// }
+/// ```
+///
+/// A watcher thread (a plain thread, outside the pool) looks at every
+/// monitored executor every quarter threshold (at most every 50 ms). An
+/// episode begins at the first look that sees a job waiting at least the
+/// threshold — then the stack of the job running on the actor is captured,
+/// without stopping it — and ends at the first look that sees none; it is
+/// reported once, when it ends, to the process-wide ``ActorContentionHandler``
+/// (by default an `ACTOR CONTENTION:` block on standard error, rate-limited).
+///
+/// Cost: nothing until started; then one lock per monitored executor per
+/// look, and nothing per job beyond what the executor always measures.
+public enum ActorContentionDetector {
+    /// The default threshold, 100 ms: a wait a user notices when it is on
+    /// the way to the screen.
+    ///
+    /// ```swift
+    /// ActorContentionDetector.start(threshold: ActorContentionDetector.defaultThreshold * 2)
+    /// ```
+    public static let defaultThreshold: Duration = .milliseconds(100)
+
+    /// Starts watching for the process, reporting every episode in which a
+    /// job waited at least `threshold`.
+    ///
+    /// ```swift
+    /// ActorContentionDetector.start(threshold: .milliseconds(250))
+    /// ```
+    ///
+    /// Idempotent: starting it again changes the threshold and does nothing else.
+    public static func start(threshold: Duration = defaultThreshold) {
+        ContentionDemand.shared.setProcess(threshold: threshold)
+    }
+
+    /// Stops what ``start(threshold:)`` started: the watcher thread ends
+    /// within one look; an episode going on is not reported.
+    ///
+    /// ```swift
+    /// ActorContentionDetector.stop()
+    /// ```
+    ///
+    /// Idempotent. While a testing helper (`withActorContentionRecorded`)
+    /// records, the watcher runs on for it, but the process-wide handler
+    /// gets no more reports.
+    public static func stop() {
+        ContentionDemand.shared.setProcess(threshold: nil)
+    }
+
+    /// Runs `operation` with contention watched at `threshold` and every
+    /// report made meanwhile sent to `report`: the testing module's recorders
+    /// are built on it. After `operation` returns it waits two looks, so an
+    /// episode that ended just before is reported.
+    ///
+    /// ```swift
+    /// let reports = Lock<[ActorContention]>([])
+    /// await ActorContentionDetector.recording(threshold: .milliseconds(100), report: { c in
+    ///     reports.withLock { $0.append(c) }
+    /// }) {
+    ///     await work()
+    /// }
+    /// ```
+    package static func recording<Result>(
+        threshold: Duration, report: @escaping @Sendable (ActorContention) -> Void,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        let demand = ContentionDemand.shared.add(threshold: threshold)
+        defer { ContentionDemand.shared.remove(demand) }
+        return try await ActorContention.reporting.withScope(
+            .custom(report), accepting: { $0.longestWait >= threshold }, isolation: isolation
+        ) {
+            let result = try await operation()
+            await ContentionDemand.shared.watcher?.waitForLooks(2)
+            return result
+        }
+    }
+}

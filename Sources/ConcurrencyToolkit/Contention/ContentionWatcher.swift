@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+
+/// The contention detector's thread: a plain pthread (so a saturated pool
+/// cannot delay it) that runs only while someone wants contention watched
+/// (``ContentionDemand``). Every interval it looks at every live
+/// ``MonitoredActorExecutor`` (a lock each, a heap scan only when a backlog
+/// is older than the threshold), turns the looks into episodes
+/// (``ContentionEpisodeTracker``), captures the holding job's stack when an
+/// episode begins (``HolderStack``), and delivers one ``ActorContention``
+/// per episode when it ends (symbolicated on a queue of its own, so no look
+/// waits for it).
+///
+/// ```swift
+/// let watcher = ContentionWatcher(configuration: .init(threshold: 100_000_000, interval: 25_000_000))
+/// watcher.start()
+/// watcher.stop()
+/// ```
+final class ContentionWatcher: Sendable {
+    struct Configuration: Equatable, Sendable {
+        /// Nanoseconds a job may wait before its actor is contended.
+        var threshold: UInt64
+        /// Nanoseconds between two looks.
+        var interval: UInt64
+        /// The process-wide handler's threshold, when the process started the detector.
+        var processThreshold: Duration? = nil
+    }
+
+    let configuration: Lock<Configuration>
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    /// Looks completed, for ``waitForLooks(_:)``.
+    let looks = Atomic<UInt64>(0)
+
+    init(configuration: Configuration) {
+        self.configuration = Lock(configuration)
+    }
+
+    func start() {
+        spawnThread { [self] in run() }
+    }
+
+    /// Asks the thread to end (within one look). Episodes going on are not reported.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wake.signal()
+    }
+
+    private func run() {
+        let holder = HolderStack()
+        var trackers: [ObjectIdentifier: ContentionEpisodeTracker] = [:]
+        while !stopping.load(ordering: .relaxed) {
+            let config = configuration.withLock { $0 }
+            let cores = ContentionRegistry.shared.live()
+            var seen = Set<ObjectIdentifier>()
+            for core in cores {
+                let id = ObjectIdentifier(core)
+                seen.insert(id)
+                var tracker = trackers[id] ?? ContentionEpisodeTracker()
+                look(at: core, tracker: &tracker, holder: holder, config)
+                trackers[id] = tracker
+            }
+            trackers = trackers.filter { seen.contains($0.key) }
+            looks.add(1, ordering: .relaxed)
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
+        }
+    }
+
+    private func look(
+        at core: MonitoredExecutorCore, tracker: inout ContentionEpisodeTracker, holder: HolderStack,
+        _ config: Configuration
+    ) {
+        let now = MonotonicClock.now
+        let observation = core.state.withLock { $0.observe(now: now, threshold: config.threshold) }
+        switch tracker.observe(observation, threshold: config.threshold, now: now) {
+        case .none, .continuing(needsHolder: false):
+            break
+        case .began, .continuing(needsHolder: true):
+            captureHolder(of: core, observation, tracker: &tracker, holder: holder)
+        case .ended(let episode, let restartPeaks):
+            if restartPeaks { core.state.withLock { $0.restartPeaks(now: now) } }
+            deliver(episode, label: core.label, holder: holder, now: now, config)
+        case .missed(let episode):
+            deliver(episode, label: core.label, holder: holder, now: now, config)
+        }
+    }
+
+    /// Captures the holder's stack, and keeps it only if that thread still
+    /// runs a job of this actor afterwards: the same job (the usual case), or
+    /// the next one on the same runner thread when the capture was slow (a
+    /// loaded machine), which held the actor during the episode too. A thread
+    /// that left the actor meanwhile may have run anything: dropped, and
+    /// tried again at the next look.
+    private func captureHolder(
+        of core: MonitoredExecutorCore, _ observation: ContentionObservation,
+        tracker: inout ContentionEpisodeTracker, holder: HolderStack
+    ) {
+        guard observation.holderThread != 0 else { return }
+        let raw = holder.capture(thread: observation.holderThread) ?? []
+        // Symbolicated only when reported: the first symbolication takes a
+        // second, and meanwhile no other executor would be looked at.
+        let stillHolds = core.state.withLock { $0.isHolder(observation.holderThread) }
+        tracker.holderCaptured(stillHolds ? raw : [], thread: observation.holderThread)
+    }
+
+    /// Symbolicates and delivers on ``deliveries``, so the watcher's looks
+    /// never wait for a symbolication (the first takes a second) or a handler.
+    private func deliver(
+        _ episode: ContentionEpisodeTracker.Episode, label: String, holder: HolderStack, now: UInt64,
+        _ config: Configuration
+    ) {
+        let peaks = episode.peaks
+        let duration = Duration.nanoseconds(Int64(clamping: now > peaks.since ? now - peaks.since : 0))
+        Self.deliveries.async {
+            let report = ActorContention(
+                label: label, longestWait: .nanoseconds(Int64(clamping: peaks.maxWait)), maxQueueDepth: peaks.maxDepth,
+                jobs: peaks.jobs, contention: .nanoseconds(Int64(clamping: peaks.waitingTime)), duration: duration,
+                holderBacktrace: episode.holderStack.isEmpty ? [] : holder.symbolicate(episode.holderStack),
+                holderThread: episode.holderThread)
+            ActorContentionHandler.deliver(report, processThreshold: config.processThreshold)
+        }
+    }
+
+    /// Where reports are symbolicated and handed to the handlers, in order.
+    static let deliveries = DispatchQueue(label: "ConcurrencyToolkit.ActorContentionDetector.deliveries")
+
+    // MARK: - The thread
+
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private func spawnThread(_ run: @escaping @Sendable () -> Void) {
+        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let created = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            body.run()
+            return nil
+        }, body)
+        precondition(created == 0, "ActorContentionDetector: pthread_create failed (\(created))")
+        #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+    }
+}
+
+extension ContentionWatcher {
+    /// Returns after the watcher has looked `count` more times (or 5 s)
+    /// and the reports of those looks were delivered.
+    func waitForLooks(_ count: UInt64) async {
+        let target = looks.load(ordering: .relaxed) + count + 1
+        let start = MonotonicClock.now
+        while looks.load(ordering: .relaxed) < target && MonotonicClock.now &- start < 5_000_000_000 {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Self.deliveries.async { done.resume() }
+        }
+    }
+}

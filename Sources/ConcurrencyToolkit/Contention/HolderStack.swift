@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(Runtime)
+import Runtime
+#endif
+
+/// The stack of the thread running an actor's job, captured the way stall
+/// reports capture blocking threads (``ThreadStackCapture``), and turned
+/// into report lines. Linux only; elsewhere it captures nothing.
+///
+/// ```swift
+/// // snippet: skip (internal: the watcher's capture)
+/// let holder = HolderStack()                    // on the watcher thread
+/// if let raw = holder.capture(thread: look.holderThread) { lines = holder.symbolicate(raw) }
+/// ```
+struct HolderStack {
+    private let canCapture: Bool
+
+    init() {
+        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+        canCapture = ThreadStackCapture.prepare(signal: StallMonitor.shared.signal)
+        #else
+        canCapture = false
+        #endif
+    }
+
+    /// The thread's raw stack, innermost first; nil if it did not answer
+    /// (or stacks cannot be captured here).
+    func capture(thread: UInt64) -> [UInt]? {
+        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+        guard canCapture, thread != 0 else { return nil }
+        // As a stall's: a holder asleep in a call is read, never interrupted.
+        return StallBlame.stack(of: thread)
+        #else
+        return nil
+        #endif
+    }
+
+    /// A captured stack as report lines (`function at file:line`), the toolkit's frames left out.
+    func symbolicate(_ addresses: [UInt]) -> [String] {
+        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+        guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [] }
+        return BacktraceSymbolication.stallFrames(of: addresses, images: ImageMap.capture())
+        #else
+        return []
+        #endif
+    }
+}

@@ -1,0 +1,90 @@
+/// The storage of a ``MonitoredActorExecutor``: its ``MonitoredQueue`` under
+/// the one lock, and the runners that drain it on the cooperative pool. It
+/// locks, transitions, unlocks, then acts: no job runs and no continuation is
+/// resumed under the lock.
+///
+/// A runner is a detached task (one per priority band, made on first use)
+/// that runs the queue's jobs one after another with
+/// `UnownedJob.runSynchronously(on:)`, then parks on a continuation until
+/// the queue wakes it. Waking it resumes that continuation: no allocation
+/// per job or per wake-up.
+///
+/// The runners hold this core, not the executor (which the actor owns), so
+/// the executor's `deinit` can end them: ``stop()``.
+///
+/// ```swift
+/// // snippet: skip (internal: the executor's enqueue)
+/// let core = MonitoredExecutorCore(label: "Cache")
+/// core.enqueue(UnownedJob(job), executor: executor.asUnownedSerialExecutor())
+/// ```
+final class MonitoredExecutorCore: Sendable {
+    typealias Queue = MonitoredQueue<UnownedJob, UnsafeContinuation<Bool, Never>>
+
+    let label: String
+    let createdAt = MonotonicClock.now
+    let state = Lock(Queue())
+    init(label: String) {
+        self.label = label
+    }
+
+    /// Queues `job`; `executor` is the one it runs isolated to. Runners keep
+    /// it unowned: they run only while the executor has jobs, so it is alive
+    /// then (a job keeps its actor, and the actor its executor).
+    func enqueue(_ job: UnownedJob, executor: UnownedSerialExecutor) {
+        let now = MonotonicClock.now
+        let action = state.withLock { $0.enqueue(job, priority: job.priority.rawValue, now: now) }
+        perform(action, executor: executor)
+    }
+
+    /// Ends the parked runners (the executor is going away).
+    func stop() {
+        let wakers = state.withLock { $0.stop() }
+        for waker in wakers { waker.resume(returning: false) }
+    }
+
+    private func perform(_ action: Queue.WakeAction, executor: UnownedSerialExecutor) {
+        switch action {
+        case .none:
+            break
+        case .resume(let waker):
+            waker.resume(returning: true)
+        case .spawn(let band):
+            Task.detached(priority: Self.priorities[band]) { [self] in await run(band: band, executor: executor) }
+        }
+    }
+
+    private static let priorities: [TaskPriority] = [.background, .low, .medium, .high]
+
+    /// A runner's life: drain, park, repeat, until the executor is gone.
+    private func run(band: Int, executor: UnownedSerialExecutor) async {
+        while true {
+            drain(band: band, executor: executor)
+            let goOn = await withUnsafeContinuation { (waker: UnsafeContinuation<Bool, Never>) in
+                let action = state.withLock { $0.park(band: band, waker: waker) }
+                if case .resumeNow(let goOn) = action { waker.resume(returning: goOn) }
+            }
+            if !goOn { return }
+        }
+    }
+
+    /// Runs jobs until the queue is empty or a higher band's runner should take over.
+    private func drain(band: Int, executor: UnownedSerialExecutor) {
+        let thread = CurrentThread.id
+        var finished = false
+        var now = MonotonicClock.now
+        while true {
+            let action = state.withLock { $0.next(band: band, now: now, finished: finished, thread: thread) }
+            switch action {
+            case .run(let job):
+                job.runSynchronously(on: executor)
+                finished = true
+                now = MonotonicClock.now
+            case .idle:
+                return
+            case .handOff(let wake):
+                perform(wake, executor: executor)
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// A report that work waited for an actor longer than a threshold: which
+/// actor, how long and how deep the queue grew, and what the actor was
+/// running meanwhile. One report per *episode*: from the first moment a job
+/// had waited the threshold to the moment none had.
+///
+/// ```swift
+/// ActorContentionHandler.bootstrap(.custom { contention in
+///     logger.warning("\(contention.label) made \(contention.jobs) jobs wait up to \(contention.longestWait)")
+///     logger.debug("held by \(contention.holderBacktrace.first ?? "?")")
+/// })
+/// ActorContentionDetector.start(threshold: .milliseconds(100))
+/// ```
+///
+/// Only actors that adopt a ``MonitoredActorExecutor`` are watched, while
+/// ``ActorContentionDetector`` runs (or a testing helper records). The value
+/// lives beside the other reports because a trace event carries it.
+public struct ActorContention: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The executor's label (``MonitoredActorExecutor/label``).
+    public var label: String
+    /// The longest any job waited for the actor during the episode.
+    public var longestWait: Duration
+    /// The most jobs waiting for the actor at once during the episode.
+    public var maxQueueDepth: Int
+    /// Jobs that queued for the actor during the episode.
+    public var jobs: Int
+    /// Waiting × time over the episode: every job's wait in it, summed, as
+    /// Go's mutex profile and Abseil count contention (10 jobs waiting 1 s is 10 s).
+    public var contention: Duration
+    /// How long the episode lasted, from the first job's enqueue to the last one's start.
+    public var duration: Duration
+    /// The stack of the job that was running on the actor when the wait
+    /// crossed the threshold (innermost first, `function at file:line`),
+    /// captured without stopping it; empty where stacks cannot be captured
+    /// (outside Linux) or when the episode ended before anyone looked.
+    public var holderBacktrace: [String]
+    /// The OS thread that ran the holding job (0: not known).
+    public var holderThread: UInt64
+
+    /// Makes a report (the detector makes them; tests and custom handlers may too).
+    ///
+    /// ```swift
+    /// let sample = ActorContention(label: "Cache", longestWait: .milliseconds(300), maxQueueDepth: 5)
+    /// ```
+    public init(
+        label: String, longestWait: Duration, maxQueueDepth: Int, jobs: Int = 0, contention: Duration = .zero,
+        duration: Duration = .zero, holderBacktrace: [String] = [], holderThread: UInt64 = 0
+    ) {
+        self.label = label
+        self.longestWait = longestWait
+        self.maxQueueDepth = maxQueueDepth
+        self.jobs = jobs
+        self.contention = contention
+        self.duration = duration
+        self.holderBacktrace = holderBacktrace
+        self.holderThread = holderThread
+    }
+
+    /// One line, then the holder's frames, for example
+    /// `actor CompressionWorker: 16 jobs waited up to 2.3 s (queue 15 deep, 18.4 s waited in all), held by compressWholeFile(_:) at …`.
+    ///
+    /// ```swift
+    /// let contention = ActorContention(label: "Cache", longestWait: .milliseconds(300), maxQueueDepth: 5, jobs: 6)
+    /// print(contention)   // actor Cache: 6 jobs waited up to 300 ms (queue 5 deep, 0 µs waited in all); …
+    /// ```
+    public var description: String {
+        var text = "actor \(label): \(jobs) jobs waited up to \(Self.format(longestWait))"
+        text += " (queue \(maxQueueDepth) deep, \(Self.format(contention)) waited in all)"
+        if let first = holderBacktrace.first {
+            text += ", held by \(first)"
+            for frame in holderBacktrace.dropFirst().prefix(7) { text += "\n    \(frame)" }
+        } else {
+            text += "; the holder's stack was not captured"
+        }
+        return text
+    }
+
+    /// `2.3 s`, `150 ms`, `80 µs`.
+    static func format(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        func rounded(_ value: Double) -> String {
+            value >= 100 ? String(Int(value.rounded())) : String(Double(Int((value * 10).rounded())) / 10)
+        }
+        if seconds >= 1 { return "\(rounded(seconds)) s" }
+        if seconds >= 0.001 { return "\(rounded(seconds * 1000)) ms" }
+        return "\(rounded(seconds * 1_000_000)) µs"
+    }
+}

@@ -1,0 +1,92 @@
+import ConcurrencyToolkit
+import Testing
+
+/// A Swift Testing trait that runs each test with actor contention watched
+/// and records every `ActorContention` during it as an issue, so a test
+/// whose calls queue behind a monitored actor fails instead of only running
+/// slowly.
+///
+/// ```swift
+/// @Test(.actorContentionIsAnIssue)
+/// func importDoesNotQueueBehindTheCache() async throws {
+///     _ = try await importer.run()   // a call waiting 100 ms for a monitored actor fails this test
+/// }
+///
+/// @Suite(.actorContentionIsAnIssue(threshold: .milliseconds(50)), .serialized)
+/// struct IndexTests { ... }
+/// ```
+///
+/// The issue's headline is the report itself ("actor Index: 6 jobs waited
+/// up to 300 ms …, held by rebuild() at …"), and `issue.error` is the
+/// `ActorContention`, recorded after the test body returns (or throws).
+/// Contention belongs to the process, not to a test: use the trait on
+/// serialized suites, or on tests whose actors no other test uses.
+public struct ActorContentionIsAnIssue: TestTrait, SuiteTrait, TestScoping {
+    /// The shortest wait recorded.
+    ///
+    /// ```swift
+    /// #expect(ActorContentionIsAnIssue().threshold == ActorContentionDetector.defaultThreshold)
+    /// ```
+    public var threshold: Duration
+
+    /// Applies to every test in a suite it is attached to, nested suites included.
+    ///
+    /// ```swift
+    /// @Suite(.actorContentionIsAnIssue) struct IndexTests { @Suite struct Large { ... } }
+    /// ```
+    public var isRecursive: Bool { true }
+
+    /// Creates the trait; usually spelled `.actorContentionIsAnIssue`.
+    ///
+    /// ```swift
+    /// @Test(ActorContentionIsAnIssue(threshold: .milliseconds(20))) func lookups() async { ... }
+    /// ```
+    public init(threshold: Duration = ActorContentionDetector.defaultThreshold) {
+        self.threshold = threshold
+    }
+
+    /// One scope per test case. The testing library calls this; you do not.
+    ///
+    /// ```swift
+    /// @Test(.actorContentionIsAnIssue, arguments: [1, 2]) func lookups(_ n: Int) async { ... }  // a scope per argument
+    /// ```
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test with contention recorded, then records each episode as an issue.
+    /// The testing library calls this; a test can call it to check the trait itself.
+    ///
+    /// ```swift
+    /// func run(_ test: Test, _ body: @Sendable () async throws -> Void) async throws {
+    ///     try await ActorContentionIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
+    /// }
+    /// ```
+    ///
+    /// If the test throws, the error propagates after the episodes are recorded.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        // Issues at the test's own declaration: an episode has no line of the user's to point at.
+        try await recordingReportsAsIssues(of: test, performing: function) { body in
+            await withActorContentionRecorded(threshold: threshold, body)
+        }
+    }
+}
+
+extension Trait where Self == ActorContentionIsAnIssue {
+    /// Records every actor contention episode during the test (a wait of at
+    /// least `ActorContentionDetector.defaultThreshold`) as an issue.
+    ///
+    /// ```swift
+    /// @Test(.actorContentionIsAnIssue) func lookupsDoNotQueue() async { ... }
+    /// ```
+    public static var actorContentionIsAnIssue: Self { Self() }
+
+    /// Records every episode with a wait of at least `threshold` as an issue.
+    ///
+    /// ```swift
+    /// @Test(.actorContentionIsAnIssue(threshold: .milliseconds(20))) func lookupsStayFast() async { ... }
+    /// ```
+    public static func actorContentionIsAnIssue(threshold: Duration) -> Self { Self(threshold: threshold) }
+}

@@ -1,0 +1,79 @@
+@testable import ConcurrencyToolkit
+import Testing
+import TestSupport
+
+extension TimingSensitive {
+    /// Contention end to end: a real actor, the watcher thread, the holder's stack.
+    @Suite struct ActorContentionTests {
+        @Test func sixCallersBehindASlowMethodAreOneReportNamingIt() async {
+            let label = uniqueLabel("SixCallers")
+            let counter = MonitoredCounter(label: label)
+            let reports = await contentionsRecorded(threshold: .milliseconds(100), label: label) {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<6 { group.addTask { await counter.holdTheActorFor50ms() } }
+                }
+            }
+            #expect(reports.count == 1, "\(reports)")
+            guard let report = reports.first else { return }
+            #expect(report.longestWait >= .milliseconds(150), "\(report)")
+            #expect(report.maxQueueDepth >= 3, "\(report)")
+            #expect(report.jobs >= 4, "\(report)")
+            #expect(report.contention >= report.longestWait, "\(report)")
+            #if os(Linux)
+            // ThreadSanitizer defers signals: there the stack is not taken.
+            guard !isRunningUnderThreadSanitizer else { return }
+            #expect(report.holderBacktrace.contains { $0.contains("holdTheActorFor50ms()") }, "\(report)")
+            #expect(report.holderThread != 0)
+            #endif
+        }
+
+        @Test func callersThatNeverOverlapReportNothing() async {
+            let label = uniqueLabel("OneAtATime")
+            let counter = MonitoredCounter(label: label)
+            let reports = await contentionsRecorded(threshold: .milliseconds(100), label: label) {
+                for _ in 0..<6 { await counter.holdTheActorFor50ms() }
+            }
+            #expect(reports.isEmpty, "\(reports)")
+            let stats = counter.executor.statistics
+            #expect(stats.jobs == 6)
+            #expect(stats.longestWait < .milliseconds(100))
+        }
+
+        @Test func statisticsShowTheWaitsAndTheBusyTime() async {
+            let counter = MonitoredCounter(label: uniqueLabel("Statistics"))
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { await counter.holdTheActorFor50ms() } }
+            }
+            let stats = counter.executor.statistics
+            #expect(stats.jobs == 4)
+            // Loose bounds: the callers may reach the actor late on a busy machine.
+            #expect(stats.longestWait >= .milliseconds(40), "\(stats)")
+            #expect(stats.busyTime >= .milliseconds(200), "\(stats)")
+            #expect(stats.contention >= stats.longestWait, "\(stats)")
+            #expect(stats.busyFraction > 0 && stats.busyFraction <= 1, "\(stats)")
+            #expect(stats.medianWait <= stats.p99Wait)
+        }
+
+        /// Holds a pool thread while it waits: kept apart from the timing tests.
+        @Test func aMoreUrgentJobOvertakesTheOnesWaiting() async {
+            let counter = MonitoredCounter(label: uniqueLabel("Priority"))
+            let gate = Counter()
+            let holder = Task { await counter.hold(until: gate) }
+            #expect(await eventually { counter.executor.statistics.jobs == 1 })
+            var lows: [Task<Void, Never>] = []
+            for index in 0..<3 {
+                lows.append(Task(priority: .low) { await counter.record("low \(index)") })
+                // One at a time, so their order is known.
+                #expect(await eventually { counter.executor.statistics.queueDepth == index + 1 })
+            }
+            let high = Task(priority: .high) { await counter.record("high") }
+            #expect(await eventually { counter.executor.statistics.queueDepth == 4 })
+            gate.increment()
+            await holder.value
+            await high.value
+            for low in lows { await low.value }
+            let order = await counter.order
+            #expect(order == ["high", "low 0", "low 1", "low 2"])
+        }
+    }
+}

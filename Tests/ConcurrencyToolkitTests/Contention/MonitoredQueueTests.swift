@@ -1,0 +1,116 @@
+@testable import ConcurrencyToolkit
+import Testing
+import TestSupport
+
+/// The executor's state machine, without threads: order, runners, measures.
+@Suite struct MonitoredQueueTests {
+    typealias Queue = MonitoredQueue<Int, String>
+
+    @Test func higherPriorityFirstAndFirstComeFirstServedWithinOne() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.enqueue(2, priority: 0x15, now: 1)
+        _ = queue.enqueue(3, priority: 0x19, now: 2)
+        _ = queue.enqueue(4, priority: 0x09, now: 3)
+        _ = queue.enqueue(5, priority: 0x19, now: 4)
+        var order: [Int] = []
+        var finished = false
+        while case .run(let job) = queue.next(band: 3, now: 10, finished: finished, thread: 7) {
+            order.append(job)
+            finished = true
+        }
+        #expect(order == [3, 5, 1, 2, 4])
+    }
+
+    @Test func theFirstJobOfABandMakesItsRunnerThenReusesItParked() {
+        var queue = Queue()
+        guard case .spawn(let band) = queue.enqueue(1, priority: 0x15, now: 0) else { Issue.record("no spawn"); return }
+        #expect(band == 2)
+        // While a runner owns the queue, more jobs wake nobody.
+        guard case .none = queue.enqueue(2, priority: 0x15, now: 1) else { Issue.record("woke twice"); return }
+        guard case .run(1) = queue.next(band: 2, now: 2, finished: false, thread: 7) else { Issue.record("not 1"); return }
+        guard case .run(2) = queue.next(band: 2, now: 3, finished: true, thread: 7) else { Issue.record("not 2"); return }
+        guard case .idle = queue.next(band: 2, now: 4, finished: true, thread: 7) else { Issue.record("not idle"); return }
+        guard case .parked = queue.park(band: 2, waker: "runner 2") else { Issue.record("not parked"); return }
+        guard case .resume("runner 2") = queue.enqueue(3, priority: 0x15, now: 5) else { Issue.record("no resume"); return }
+    }
+
+    @Test func aWakeBeforeTheRunnerParkedIsNotLost() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.next(band: 2, now: 1, finished: false, thread: 7)
+        guard case .idle = queue.next(band: 2, now: 2, finished: true, thread: 7) else { Issue.record("not idle"); return }
+        // Enqueued between the runner's last look and its park.
+        guard case .none = queue.enqueue(2, priority: 0x15, now: 3) else { Issue.record("unexpected wake"); return }
+        guard case .resumeNow(true) = queue.park(band: 2, waker: "runner 2") else { Issue.record("lost wake"); return }
+        guard case .run(2) = queue.next(band: 2, now: 4, finished: false, thread: 7) else { Issue.record("not 2"); return }
+    }
+
+    @Test func aMoreUrgentJobIsHandedToItsBandsRunner() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x09, now: 0)
+        _ = queue.next(band: 0, now: 1, finished: false, thread: 7)
+        _ = queue.enqueue(2, priority: 0x19, now: 2)
+        guard case .handOff(.spawn(band: 3)) = queue.next(band: 0, now: 3, finished: true, thread: 7) else {
+            Issue.record("no hand-off")
+            return
+        }
+        #expect(queue.running)
+        guard case .run(2) = queue.next(band: 3, now: 4, finished: false, thread: 8) else { Issue.record("not 2"); return }
+    }
+
+    @Test func stoppingEndsParkedRunnersAndLaterOnes() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.next(band: 2, now: 1, finished: false, thread: 7)
+        _ = queue.next(band: 2, now: 2, finished: true, thread: 7)
+        _ = queue.park(band: 2, waker: "runner 2")
+        #expect(queue.stop() == ["runner 2"])
+        guard case .resumeNow(false) = queue.park(band: 1, waker: "runner 1") else { Issue.record("not ended"); return }
+    }
+
+    @Test func measuresWaitsDepthBusyTimeAndWaitingTime() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.enqueue(2, priority: 0x15, now: 0)
+        _ = queue.enqueue(3, priority: 0x15, now: 0)
+        _ = queue.next(band: 2, now: 10, finished: false, thread: 7)  // 1 waited 10
+        _ = queue.next(band: 2, now: 30, finished: true, thread: 7)  // 2 waited 30
+        _ = queue.next(band: 2, now: 60, finished: true, thread: 7)  // 3 waited 60
+        _ = queue.next(band: 2, now: 100, finished: true, thread: 7)
+        let stats = queue.stats
+        #expect(stats.started == 3)
+        #expect(stats.maxDepth == 3)
+        #expect(stats.longestWait == 60)
+        #expect(stats.busy == 90)
+        // 3 jobs for 10, 2 for 20, 1 for 30: the waits' sum.
+        #expect(stats.waitingTime(now: 100) == 10 + 30 + 60)
+        #expect(!queue.isHolder(7))
+    }
+
+    @Test func theHolderIsTheThreadRunningAJob() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.next(band: 2, now: 1, finished: false, thread: 7)
+        #expect(queue.isHolder(7))
+        #expect(!queue.isHolder(8))
+    }
+
+    @Test func aLookScansTheQueueOnlyForABacklogOlderThanTheThreshold() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 100)
+        _ = queue.next(band: 2, now: 110, finished: false, thread: 7)
+        _ = queue.enqueue(2, priority: 0x15, now: 120)
+        _ = queue.enqueue(3, priority: 0x19, now: 130)
+        let early = queue.observe(now: 150, threshold: 50)
+        #expect(early.oldestWait == 0)
+        #expect(early.ended?.jobs == 1)  // the first job's own short backlog
+        let look = queue.observe(now: 200, threshold: 50)
+        #expect(look.oldestWait == 80)
+        #expect(look.depth == 2)
+        #expect(look.holderThread == 7)
+        #expect(look.current?.maxDepth == 2)
+        #expect(look.current?.jobs == 2)
+        #expect(look.ended == nil)  // taken once
+    }
+}
