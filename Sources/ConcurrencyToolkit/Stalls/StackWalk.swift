@@ -57,18 +57,26 @@ enum StackWalk {
 
         var frames = [programCounter]
         var record: UInt?
+        let limit = min(words.count, scanLimit)
+        // The innermost code's frames, and the first return out of it. A
+        // frame record is not looked for before that: the frame pointer the
+        // C library saves is its caller's, which may have set none (and so
+        // name a frame further out, skipping the caller).
         var index = 0
         var leftInnermostCode = false
-        let limit = min(words.count, scanLimit)
-        while index < limit && frames.count < maxFrames {
+        while index < limit && frames.count < maxFrames && !leftInnermostCode {
+            if isReturnAddress(words[index]) {
+                frames.append(words[index])
+                leftInnermostCode = !isInnermostCode(words[index])
+            }
+            index += 1
+        }
+        if !leftInnermostCode { index = 0 }  // all one image: look for a record from the start
+        while index < limit {
             let address = stackPointer &+ UInt(index) &* wordSize
             if isFrameRecord(at: address) {
                 record = address
                 break
-            }
-            if !leftInnermostCode && isReturnAddress(words[index]) {
-                frames.append(words[index])
-                leftInnermostCode = !isInnermostCode(words[index])
             }
             index += 1
         }

@@ -40,6 +40,31 @@ import TestSupport
         #expect(walk(stack) == [0x1004, 0x112A, 0x520A, 0x540A, 0x550A, 0x560A])
     }
 
+    /// `nanosleep` saved its caller's frame pointer right below its return
+    /// into `usleep`: a pair that looks like a frame record, but following it
+    /// would skip the function that called `usleep`. Records are looked for
+    /// only above the first return out of the C library.
+    @Test func aFramePointerTheLibrarySavedDoesNotSkipTheCaller() {
+        let stack: [UInt] = [
+            0x0,  // 0x8000: clock_nanosleep's locals
+            0x112A,  // 0x8008: return into nanosleep
+            0x8040,  // 0x8010: nanosleep pushed the frame pointer (the caller's)...
+            0x113A,  // 0x8018: ...below its return into usleep
+            0x0,
+            0x520A,  // 0x8028: return into the caller
+            0x0, 0x0,
+            0x8060,  // 0x8040: the caller's record
+            0x530A,
+            0x0, 0x0,
+            0x8080,  // 0x8060: outer's record
+            0x540A,
+            0x0, 0x0,
+            0x0,  // 0x8080: the last
+            0x550A,
+        ]
+        #expect(walk(stack) == [0x1004, 0x112A, 0x113A, 0x520A, 0x530A, 0x540A, 0x550A])
+    }
+
     /// A saved frame pointer that points down, or out of the stack, is no
     /// record; nor is a pair whose next record is not valid.
     @Test func aWordPairThatPointsDownIsNoFrameRecord() {

@@ -18,7 +18,7 @@ extension EndToEnd {
             #expect(lines.contains("Actor contention of 250 ms or more: 1 actor"), "\(run.stdout)")
             let actor = try #require(lines.first { $0.hasPrefix("  actor ActorStrategy: ") }, "\(run.stdout)")
             if StallDetectorTests.takesStacks {
-                #expect(actor.contains("held by ") && actor.contains(StallDetectorTests.compressionFolder), "\(actor)")
+                #expect(actor.contains("held by ") && StallDetectorTests.namesCompression(actor), "\(actor)")
             }
             let report = try StallDetectorTests().jsonReport(
                 ["--strategy", "actor", "--jobs", "3", "--force", "--detect-stalls"], in: scratch)
