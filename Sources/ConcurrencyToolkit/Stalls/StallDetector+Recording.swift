@@ -29,6 +29,10 @@ extension StallDetector {
         ) {
             await StallMonitor.shared.watchdog?.waitUntilProbesRun()
             let result = try await operation()
+            // A stall the operation caused ends once it returns; its ended
+            // report comes at the watchdog's next look, after the stacks are
+            // symbolicated (seconds, the first time, on a loaded machine).
+            await StallMonitor.shared.watchdog?.waitUntilNoStallLasts(within: .seconds(30))
             await StallMonitor.shared.watchdog?.waitForLooks(2)
             // A stall still lasting is reported with its length so far.
             for stall in StallMonitor.shared.watchdog?.ongoingStalls() ?? [] where stall.duration >= threshold {

@@ -257,6 +257,15 @@ extension StallWatchdog {
         }
     }
 
+    /// Returns once no stall lasts (its ended report delivered), or after `limit`.
+    func waitUntilNoStallLasts(within limit: Duration) async {
+        let start = MonotonicClock.now
+        let nanoseconds = MonotonicClock.nanoseconds(limit)
+        while !ongoing.withLock({ $0.isEmpty }) && MonotonicClock.now &- start < nanoseconds {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Returns after the watchdog has looked `count` more times (or 5 s).
     func waitForLooks(_ count: UInt64) async {
         let target = cycles.load(ordering: .relaxed) + count + 1

@@ -28,6 +28,7 @@ enum BacktraceSymbolication {
             guard let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem else { continue }
             if symbol.rawName.hasPrefix(ownPrefix) { continue }
             if symbol.imageName.hasPrefix("libswift") || isSystemLibrary(symbol.imageName) { continue }
+            if symbol.name == "<unknown>" { continue }  // a stripped library's frame: nothing to act on
             var line = symbol.name
             if let location = symbol.sourceLocation {
                 line += " at \(relative(location.path)):\(location.line)"

@@ -7,7 +7,7 @@ import TestSupport
 /// the blocking call keeps its full length, the stall is reported once,
 /// ended, with its whole length, and the report names the call and its
 /// caller (issue 27). Each test runs in a child process of its own.
-@Suite struct BlockedCallCaptureTests {
+@Suite(.timingSensitive) struct BlockedCallCaptureTests {
     #if os(macOS) || os(Linux)
     #if os(Linux)
     /// Every call of the issue's list blocks the main actor for 600 ms,

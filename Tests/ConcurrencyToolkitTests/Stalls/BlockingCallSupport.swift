@@ -17,9 +17,11 @@ struct BlockingCallOutcome: Sendable {
     var result: Int
     var error: Int32
 
-    /// Took its full length (±2%) and did not fail with `EINTR`.
+    /// Took its full length (less 2% at most) and did not fail with `EINTR`.
+    /// Later is the machine's load, not an interruption: the benchmark
+    /// harness (`stall-capture.sh`) checks ±2% on a quiet machine.
     func keptItsLength(_ expected: Double) -> Bool {
-        abs(milliseconds - expected) <= expected * 0.02 && error != EINTR
+        milliseconds >= expected * 0.98 && error != EINTR
     }
 
     var line: String { "CALL\t\(milliseconds)\t\(result)\t\(error)\n" }

@@ -11,7 +11,7 @@ import Darwin
 import TestSupport
 
 /// The detector end to end, each test in a child process of its own.
-@Suite struct StallDetectionTests {
+@Suite(.timingSensitive) struct StallDetectionTests {
     // Exit tests exist on macOS and Linux only; the stacks these tests
     // expect are captured on Linux only (Documentation/StallDetection.md,
     // Platforms).
