@@ -16,6 +16,7 @@ import Darwin
 /// if it did not, the capture is thrown away.
 ///
 /// ```swift
+/// let id: UInt64 = 4242   // a thread of this process, as /proc/self/task lists it
 /// let regions = MemoryRegions.current()
 /// if case .blocked(let call) = ThreadStatus.of(thread: id),
 ///     let frames = BlockedStackCapture.capture(thread: id, call: call, regions: regions) {

@@ -12,7 +12,7 @@ import Darwin
 ///
 /// ```swift
 /// let regions = MemoryRegions.current()
-/// regions.isExecutable(UInt(bitPattern: address))
+/// let isCode = regions.isExecutable(0x7f2c_1a4f_626f)
 /// ```
 struct MemoryRegions {
     struct Region {

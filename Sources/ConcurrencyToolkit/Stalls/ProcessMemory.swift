@@ -12,6 +12,7 @@ import Darwin
 /// with an error instead of a crash.
 ///
 /// ```swift
+/// let address: UInt = 0x7ffd_3b1e_7a38   // a stack address, say
 /// var word: UInt = 0
 /// _ = withUnsafeMutableBytes(of: &word) { ProcessMemory.shared?.read(at: address, into: $0) }
 /// ```
