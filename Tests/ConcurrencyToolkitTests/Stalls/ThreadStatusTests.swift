@@ -48,34 +48,44 @@ import Darwin
     }
 
     /// A thread in `poll` is asleep in that call, and its stack, read from
-    /// memory, leads from `poll` back into this test's function.
+    /// memory, leads from `poll` back into this test's function. It polls a
+    /// pipe until the test writes it, so a busy machine cannot make the test
+    /// miss the sleep.
     @Test func aThreadInPollIsReadWithoutBeingTouched() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let readEnd = ends[0]
         let started = Lock<UInt64?>(nil)
-        let result = Lock<(Int32, Int32)?>(nil)
+        let result = Lock<(ready: Int32, error: Int32)?>(nil)
         let thread = Thread { () in
             started.withLock { $0 = CurrentThread.id }
-            let ready = pollForAWhile()
-            result.withLock { $0 = (ready, errno) }
+            let ready = pollForAWhile(readEnd)
+            let error = errno
+            result.withLock { $0 = (ready, error) }
         }
-        _ = await eventually(within: .seconds(10)) { started.withLock { $0 } != nil }
+        _ = await eventually(within: .seconds(60)) { started.withLock { $0 } != nil }
         let id = try #require(started.withLock { $0 })
         var call: ThreadStatus.BlockedCall?
-        _ = await eventually(within: .seconds(10)) {
+        _ = await eventually(within: .seconds(60)) {
             if case .blocked(let found) = ThreadStatus.of(thread: id), found.number >= 0 { call = found }
             return call != nil
         }
         let status = try #require(call)
         let frames = try #require(BlockedStackCapture.capture(thread: id, call: status, regions: MemoryRegions.current()))
         #expect(frames.count >= 3, "\(frames)")
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
         thread.join()
-        // Looked at, never signalled: the poll ran to its timeout.
-        #expect(result.withLock { $0 }?.0 == 0)
+        // Looked at, never signalled: the poll ended because the pipe was written, not with EINTR.
+        #expect(result.withLock { $0 }?.ready == 1, "\(String(describing: result.withLock { $0 }))")
     }
 }
 
 @inline(never)
-private func pollForAWhile() -> Int32 {
-    poll(nil, 0, 500)
+private func pollForAWhile(_ descriptor: Int32) -> Int32 {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 120_000)
 }
 
 /// A plain thread running `body`, joined by `join()`.
