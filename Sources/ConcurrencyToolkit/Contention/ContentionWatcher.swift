@@ -44,7 +44,7 @@ final class ContentionWatcher: Sendable {
     }
 
     func start() {
-        spawnThread { [self] in run() }
+        spawnDetachedThread(named: "ActorContentionDetector") { [self] in run() }
     }
 
     /// Asks the thread to end (within one look). Episodes going on are not reported.
@@ -130,37 +130,6 @@ final class ContentionWatcher: Sendable {
 
     /// Where reports are symbolicated and handed to the handlers, in order.
     static let deliveries = DispatchQueue(label: "ConcurrencyToolkit.ActorContentionDetector.deliveries")
-
-    // MARK: - The thread
-
-    private final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    private func spawnThread(_ run: @escaping @Sendable () -> Void) {
-        let body = Unmanaged.passRetained(Body(run)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let created = pthread_create(&thread, nil, { raw in
-            #if canImport(Darwin)
-            let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
-            #else
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            #endif
-            body.run()
-            return nil
-        }, body)
-        precondition(created == 0, "ActorContentionDetector: pthread_create failed (\(created))")
-        #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-        #else
-        pthread_detach(thread)
-        #endif
-    }
 }
 
 extension ContentionWatcher {

@@ -63,7 +63,7 @@ final class StallWatchdog: Sendable {
         for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
             Task.detached(priority: priority) { await probe.serve(isolation: nil) }
         }
-        Self.spawnThread { [self] in run() }
+        spawnDetachedThread(named: "StallDetector") { [self] in run() }
     }
 
     /// Asks the thread to end (within one look) and ends the probe tasks.
@@ -212,37 +212,6 @@ final class StallWatchdog: Sendable {
         stall.serial = serial
         stall.priority = priority
         ConcurrencyStallHandler.deliver(stall, processThreshold: config.processThreshold)
-    }
-
-    // MARK: - The thread
-
-    private final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    private static func spawnThread(_ run: @escaping @Sendable () -> Void) {
-        let body = Unmanaged.passRetained(Body(run)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let created = pthread_create(&thread, nil, { raw in
-            #if canImport(Darwin)
-            let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
-            #else
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            #endif
-            body.run()
-            return nil
-        }, body)
-        precondition(created == 0, "StallDetector: pthread_create failed (\(created))")
-        #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-        #else
-        pthread_detach(thread)
-        #endif
     }
 }
 

@@ -39,7 +39,7 @@ struct RunStall: Sendable, Codable, Equatable {
     /// ```
     init(_ stall: ConcurrencyStall) {
         kind = "\(stall.kind)"
-        priority = stall.priority.map(Self.name)
+        priority = stall.priorityName
         milliseconds = stall.duration.seconds * 1000
         ongoing = stall.isOngoing
         // Only the first thread: for a pool stall every pool thread is
@@ -59,14 +59,5 @@ struct RunStall: Sendable, Codable, Equatable {
         backtrace.first { $0.contains(" at ") && $0.contains("FileSqueezerCore/") }
             ?? backtrace.first { $0.contains(" at ") && !$0.contains(" at /") } ?? backtrace.first
     }
-
-    private static func name(_ priority: TaskPriority) -> String {
-        switch priority {
-        case .high: "high"
-        case .medium: "medium"
-        case .low: "low"
-        case .background: "background"
-        default: "\(priority.rawValue)"
-        }
     }
 }
