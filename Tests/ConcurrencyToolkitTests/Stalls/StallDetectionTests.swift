@@ -141,6 +141,9 @@ import TestSupport
                     // first report waits for the first symbolication, which
                     // took over 5 s under AddressSanitizer on a loaded machine.
                     await waitForAnEndedStall(in: recorder)
+                    // The trace gets the report just before the process-wide
+                    // handler does: let that look finish before stopping.
+                    await StallMonitor.shared.watchdog?.waitForLooks(2)
                 }
                 let trace = recorder.trace
                 StallDetector.stop()

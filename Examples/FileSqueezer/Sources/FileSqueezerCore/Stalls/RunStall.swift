@@ -59,5 +59,4 @@ struct RunStall: Sendable, Codable, Equatable {
         backtrace.first { $0.contains(" at ") && $0.contains("FileSqueezerCore/") }
             ?? backtrace.first { $0.contains(" at ") && !$0.contains(" at /") } ?? backtrace.first
     }
-    }
 }
