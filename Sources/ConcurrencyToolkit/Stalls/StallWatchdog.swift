@@ -103,7 +103,7 @@ final class StallWatchdog: Sendable {
     private func publishOngoing(_ watched: [Watched]) {
         let lasting = watched.contains { $0.tracker.ongoing != nil }
         if !lasting {
-            if ongoing.withLock({ !$0.isEmpty }) { ongoing.withLock { $0 = [] } }
+            ongoing.withLock { if !$0.isEmpty { $0 = [] } }
             return
         }
         var list: [(stall: ConcurrencyStall, sentAt: UInt64)] = []
@@ -138,7 +138,6 @@ final class StallWatchdog: Sendable {
         for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
             watched.append(Watched(probe: probe, kind: .cooperativePoolBlocked, priority: priority))
         }
-        var lastPoolStallEnd: UInt64 = 0
         // A look allocates nothing unless it reports: fixed arrays, indices.
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0 }
@@ -165,10 +164,7 @@ final class StallWatchdog: Sendable {
                 }
             }
             let now = MonotonicClock.now
-            // The pool's probes first: a main-actor stall that no thread of
-            // the main actor caused, while the pool stalled, is the pool's.
-            let poolStalled = watched.contains { $0.kind == .cooperativePoolBlocked && $0.tracker.ongoing != nil }
-            for index in watched.indices.reversed() {
+            for index in watched.indices {
                 let entry = watched[index]
                 switch entry.action {
                 case .none:
@@ -186,12 +182,6 @@ final class StallWatchdog: Sendable {
                     let threads = entry.tracker.ongoing == nil ? entry.blamed : []
                     watched[index].blamed = []
                     watched[index].reportedOngoing = false
-                    if entry.kind == .cooperativePoolBlocked { lastPoolStallEnd = now }
-                    if entry.kind == .mainActorBlocked && threads.isEmpty
-                        && (poolStalled || lastPoolStallEnd >= now &- waited)
-                    {
-                        continue  // Dispatch had no thread left for the main queue: the pool's stall, reported once.
-                    }
                     report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: false, threads: threads, config)
                 }
             }
