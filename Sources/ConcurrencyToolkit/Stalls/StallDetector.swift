@@ -28,8 +28,10 @@ import Darwin
 /// is reported once, when it ends, with its whole length, to the
 /// ``ConcurrencyStallHandler`` (by default, a `CONCURRENCY STALL:` block on
 /// standard error). A stall that lasts 10 s is also reported while it lasts,
-/// and one still lasting at exit is reported then. A stall is seen within
-/// `threshold` + 2 × `probeInterval`.
+/// and one still lasting at exit is reported then. The ended report comes
+/// within a probe interval of the stall's end (two for the pool, whose
+/// stall ends at a probe that runs promptly); ``waitForEndedReports(within:)``
+/// waits for it.
 ///
 /// It changes nothing in the program it watches: a thread asleep in the
 /// kernel (`read`, `poll`, `usleep`, a lock) is read from `/proc` and memory,
@@ -90,6 +92,30 @@ public enum StallDetector {
     /// for it, but the process-wide handler gets no more reports.
     public static func stop() {
         StallMonitor.shared.setProcessDemand(nil)
+    }
+
+    /// Waits until every stall seen so far has had its ended report
+    /// delivered, or `limit` passed: at the end of a run, before a summary
+    /// or before `stop()`, so the last stall is counted.
+    ///
+    /// ```swift
+    /// StallDetector.start()
+    /// try await importer.run()
+    /// await StallDetector.waitForEndedReports()   // the stall that ended with the run is reported
+    /// StallDetector.stop()
+    /// ```
+    ///
+    /// A stall is reported at the watchdog's look after its end; a pool
+    /// stall one probe later (its end is a probe that runs promptly). So
+    /// this returns within about three probe intervals of the last stall's
+    /// end, and at once if the detector is not running. A stall still
+    /// lasting is waited for until `limit`; cancelling the calling task
+    /// ends the wait early.
+    public static func waitForEndedReports(within limit: Duration = .seconds(5)) async {
+        guard let watchdog = StallMonitor.shared.watchdog else { return }
+        // A stall that ended just now, between two looks, is seen by the next.
+        await watchdog.waitForLooks(1)
+        await watchdog.waitUntilNoStallLasts(within: limit)
     }
 
     /// Whether the detector runs (for the process or for a testing helper).

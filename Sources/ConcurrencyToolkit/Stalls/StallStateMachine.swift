@@ -2,12 +2,19 @@
 /// (the probe on its way and the last one answered), which stall reports to
 /// make. No clock, no threads: tested with plain numbers.
 ///
-/// - A probe unanswered for the threshold starts a stall: report it as
-///   ongoing once (the watchdog captures the blocking stacks first).
-/// - When that probe is answered, the stall ended: report it again, ended,
-///   with its whole duration and the stacks captured while it lasted.
+/// - A probe unanswered for the threshold starts a stall: `.reportOngoing`
+///   tells the watchdog to capture the blocking stacks (it reports nothing
+///   yet).
+/// - When that probe is answered, the stall ended: report it, ended, with
+///   its whole length and the stacks captured while it lasted.
 /// - A probe answered late without having been seen late (the stall began
 ///   and ended between two looks) is reported once, ended, without stacks.
+/// - With `endsOnPromptAnswer` (the pool's probes), a stall ends only when
+///   a later probe is answered *within* the threshold. Until then a late
+///   answer, or a new late probe, continues the same stall: Dispatch can
+///   start a thread in the middle of a block that runs one probe and
+///   leaves, and that blip is not the end of the block. The ended report
+///   then comes one probe later, and covers the whole block.
 ///
 /// ```swift
 /// var tracker = StallStateMachine()
@@ -17,17 +24,34 @@
 struct StallStateMachine {
     enum Action: Equatable {
         case none
-        /// Capture the blocking threads and report the stall as ongoing.
+        /// A stall began (or went on after a blip): capture the blocking threads.
         case reportOngoing(serial: UInt64, waited: UInt64)
         /// Report the stall as ended after `waited` nanoseconds.
         case reportEnded(serial: UInt64, waited: UInt64)
     }
 
-    /// The stall now lasting: its serial and when its probe was sent.
-    private(set) var ongoing: (serial: UInt64, sentAt: UInt64)?
+    /// A stall: its serial, when it began (the send time of its first late
+    /// probe), and the probe it waits for now.
+    struct Stall: Equatable {
+        var serial: UInt64
+        var since: UInt64
+        var probe: UInt64
+    }
+
+    /// Whether a stall ends only at a prompt answer (see the type's comment).
+    let endsOnPromptAnswer: Bool
+    /// The stall now lasting.
+    private(set) var ongoing: Stall?
+    /// A stall whose probe was answered, waiting for a prompt answer to end
+    /// (only with `endsOnPromptAnswer`): its serial, start and last answer.
+    private(set) var ending: (serial: UInt64, since: UInt64, lastAnswer: UInt64)?
     /// The send time of the last answered probe already looked at.
     private var lastAnswered: UInt64?
     private var nextSerial: UInt64 = 0
+
+    init(endsOnPromptAnswer: Bool = false) {
+        self.endsOnPromptAnswer = endsOnPromptAnswer
+    }
 
     mutating func observe(
         pendingSince: UInt64?, answered: (sentAt: UInt64, ranAt: UInt64)?, now: UInt64, threshold: UInt64
@@ -35,20 +59,47 @@ struct StallStateMachine {
         if let answered, answered.sentAt != lastAnswered {
             lastAnswered = answered.sentAt
             let waited = answered.ranAt &- answered.sentAt
-            if let stall = ongoing, stall.sentAt == answered.sentAt {
+            if let stall = ongoing, stall.probe == answered.sentAt {
                 ongoing = nil
-                return .reportEnded(serial: stall.serial, waited: waited)
-            }
-            if waited >= threshold {
-                nextSerial += 1
-                return .reportEnded(serial: nextSerial, waited: waited)
+                guard endsOnPromptAnswer else {
+                    return .reportEnded(serial: stall.serial, waited: answered.ranAt &- stall.since)
+                }
+                ending = (stall.serial, stall.since, answered.ranAt)
+            } else if waited >= threshold {
+                if !endsOnPromptAnswer {
+                    nextSerial += 1
+                    return .reportEnded(serial: nextSerial, waited: waited)
+                }
+                if ending == nil {
+                    nextSerial += 1
+                    ending = (nextSerial, answered.sentAt, answered.ranAt)
+                } else {
+                    ending?.lastAnswer = answered.ranAt
+                }
+            } else if let stall = ending {
+                ending = nil
+                return .reportEnded(serial: stall.serial, waited: stall.lastAnswer &- stall.since)
             }
         }
-        if let pendingSince, ongoing == nil, now &- pendingSince >= threshold, now >= pendingSince {
+        if let pendingSince, ongoing == nil, now >= pendingSince, now &- pendingSince >= threshold {
+            if let stall = ending {
+                // Late again before any prompt answer: the same stall goes on.
+                ending = nil
+                ongoing = Stall(serial: stall.serial, since: stall.since, probe: pendingSince)
+                return .reportOngoing(serial: stall.serial, waited: now &- stall.since)
+            }
             nextSerial += 1
-            ongoing = (nextSerial, pendingSince)
+            ongoing = Stall(serial: nextSerial, since: pendingSince, probe: pendingSince)
             return .reportOngoing(serial: nextSerial, waited: now - pendingSince)
         }
         return .none
+    }
+
+    /// When the watchdog stops: a stall waiting for its prompt answer ended
+    /// at its last answer, so report it now instead of losing it.
+    mutating func finish() -> Action {
+        guard let stall = ending else { return .none }
+        ending = nil
+        return .reportEnded(serial: stall.serial, waited: stall.lastAnswer &- stall.since)
     }
 }

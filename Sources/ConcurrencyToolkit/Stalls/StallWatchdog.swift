@@ -83,7 +83,7 @@ final class StallWatchdog: Sendable {
         let probe: StallProbe
         let kind: ConcurrencyStall.Kind
         let priority: TaskPriority?
-        var tracker = StallStateMachine()
+        var tracker: StallStateMachine
         var action = StallStateMachine.Action.none
         /// The threads blamed for its ongoing stall.
         var blamed: [ConcurrencyStall.BlockedThread] = []
@@ -96,34 +96,51 @@ final class StallWatchdog: Sendable {
     /// once, when they end, with their whole length.
     static func longStall(threshold: UInt64) -> UInt64 { max(10_000_000_000, threshold &* 10) }
 
-    /// The stalls lasting now (their length so far is computed when asked).
-    private let ongoing = Lock<[(stall: ConcurrencyStall, sentAt: UInt64)]>([])
+    /// A stall not reported ended yet: lasting (`endedAt` nil; its length
+    /// so far is computed when asked), or a pool stall waiting for the
+    /// prompt answer that ends it (``StallStateMachine``).
+    private struct Unreported {
+        var stall: ConcurrencyStall
+        var since: UInt64
+        var endedAt: UInt64?
+    }
+
+    private let ongoing = Lock<[Unreported]>([])
 
     /// Keeps what ``ongoingStalls()`` returns; allocates only while a stall lasts.
     private func publishOngoing(_ watched: [Watched]) {
-        let lasting = watched.contains { $0.tracker.ongoing != nil }
+        let lasting = watched.contains { $0.tracker.ongoing != nil || $0.tracker.ending != nil }
         if !lasting {
             ongoing.withLock { if !$0.isEmpty { $0 = [] } }
             return
         }
-        var list: [(stall: ConcurrencyStall, sentAt: UInt64)] = []
+        var list: [Unreported] = []
         for entry in watched {
-            guard let stall = entry.tracker.ongoing else { continue }
-            var report = ConcurrencyStall(kind: entry.kind, duration: .zero, isOngoing: true, threads: entry.blamed)
-            report.serial = stall.serial
+            let found: (serial: UInt64, since: UInt64, endedAt: UInt64?)
+            if let stall = entry.tracker.ongoing {
+                found = (stall.serial, stall.since, nil)
+            } else if let stall = entry.tracker.ending {
+                found = (stall.serial, stall.since, stall.lastAnswer)
+            } else {
+                continue
+            }
+            var report = ConcurrencyStall(kind: entry.kind, duration: .zero, isOngoing: found.endedAt == nil, threads: entry.blamed)
+            report.serial = found.serial
             report.priority = entry.priority
-            list.append((report, stall.sentAt))
+            list.append(Unreported(stall: report, since: found.since, endedAt: found.endedAt))
         }
         ongoing.withLock { $0 = list }
     }
 
-    /// The stalls lasting now, each with its length so far (`isOngoing` is
-    /// `true`): what a recording that ends during a stall reports.
+    /// The stalls not reported ended yet, each with its length so far
+    /// (`isOngoing` is `true`), or its whole length if it already ended and
+    /// waits for the probe that confirms it: what a recording that ends
+    /// during a stall, or the process's exit, reports.
     func ongoingStalls() -> [ConcurrencyStall] {
         let now = MonotonicClock.now
         return ongoing.withLock { $0 }.map { entry in
             var stall = entry.stall
-            stall.duration = .nanoseconds(Int64(clamping: now &- entry.sentAt))
+            stall.duration = .nanoseconds(Int64(clamping: (entry.endedAt ?? now) &- entry.since))
             return stall
         }
     }
@@ -134,9 +151,12 @@ final class StallWatchdog: Sendable {
 
     private func run() {
         let blame = StallBlame(signal: signal)
-        var watched = [Watched(probe: mainProbe, kind: .mainActorBlocked, priority: nil)]
+        var watched = [Watched(probe: mainProbe, kind: .mainActorBlocked, priority: nil, tracker: StallStateMachine())]
         for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
-            watched.append(Watched(probe: probe, kind: .cooperativePoolBlocked, priority: priority))
+            // A pool stall ends at a prompt answer: Dispatch may start a
+            // thread mid-block that lets one probe through.
+            let tracker = StallStateMachine(endsOnPromptAnswer: true)
+            watched.append(Watched(probe: probe, kind: .cooperativePoolBlocked, priority: priority, tracker: tracker))
         }
         // A look allocates nothing unless it reports: fixed arrays, indices.
         while !stopping.load(ordering: .relaxed) {
@@ -160,7 +180,10 @@ final class StallWatchdog: Sendable {
                 let kinds = Set(watched.filter { if case .reportOngoing = $0.action { true } else { false } }.map(\.kind))
                 let threads = blame.blockingThreads(for: kinds, mainActorThread: mainProbe.lastThread)
                 for index in watched.indices {
-                    if case .reportOngoing = watched[index].action { watched[index].blamed = threads[watched[index].kind] ?? [] }
+                    // A stall going on after a blip keeps its first capture if this one finds nothing.
+                    if case .reportOngoing = watched[index].action, let found = threads[watched[index].kind], !found.isEmpty {
+                        watched[index].blamed = found
+                    }
                 }
             }
             let now = MonotonicClock.now
@@ -170,13 +193,13 @@ final class StallWatchdog: Sendable {
                 case .none:
                     // A stall that lasts and lasts (a deadlock) is reported while it lasts, once.
                     if let stall = entry.tracker.ongoing, !entry.reportedOngoing,
-                        now &- stall.sentAt >= Self.longStall(threshold: config.threshold)
+                        now &- stall.since >= Self.longStall(threshold: config.threshold)
                     {
                         watched[index].reportedOngoing = true
-                        report(entry.kind, entry.priority, serial: stall.serial, waited: now &- stall.sentAt, ongoing: true, threads: entry.blamed, config)
+                        report(entry.kind, entry.priority, serial: stall.serial, waited: now &- stall.since, ongoing: true, threads: entry.blamed, config)
                     }
                 case .reportOngoing:
-                    break  // captured above; reported when it ends
+                    break  // captured above (again, if a pool stall goes on after a blip); reported when it ends
                 case .reportEnded(let serial, let waited):
                     // No threads for a stall not seen while it lasted.
                     let threads = entry.tracker.ongoing == nil ? entry.blamed : []
@@ -189,6 +212,16 @@ final class StallWatchdog: Sendable {
             cycles.add(1, ordering: .relaxed)
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
         }
+        // A pool stall waiting for its confirming answer is reported as it
+        // ended, not lost with the thread.
+        let config = configuration.withLock { $0 }
+        for index in watched.indices {
+            if case .reportEnded(let serial, let waited) = watched[index].tracker.finish() {
+                let entry = watched[index]
+                report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: false, threads: entry.blamed, config)
+            }
+        }
+        publishOngoing(watched)
         mainProbe.stop()
         for probe in poolProbes { probe.stop() }
     }
@@ -212,7 +245,7 @@ extension StallWatchdog {
         let start = MonotonicClock.now
         while MonotonicClock.now &- start < 2_000_000_000 {
             if poolAnswered && mainAnswered { return }
-            try? await Task.sleep(for: .milliseconds(5))
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }  // cancelled: stop waiting
         }
     }
 
@@ -221,7 +254,7 @@ extension StallWatchdog {
         let start = MonotonicClock.now
         let nanoseconds = MonotonicClock.nanoseconds(limit)
         while !ongoing.withLock({ $0.isEmpty }) && MonotonicClock.now &- start < nanoseconds {
-            try? await Task.sleep(for: .milliseconds(5))
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }  // cancelled: stop waiting
         }
     }
 
@@ -230,7 +263,7 @@ extension StallWatchdog {
         let target = cycles.load(ordering: .relaxed) + count + 1
         let start = MonotonicClock.now
         while cycles.load(ordering: .relaxed) < target && MonotonicClock.now &- start < 5_000_000_000 {
-            try? await Task.sleep(for: .milliseconds(5))
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }  // cancelled: stop waiting
         }
     }
 }
