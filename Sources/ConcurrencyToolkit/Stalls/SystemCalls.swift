@@ -52,15 +52,36 @@ enum SystemCalls {
     /// lie in the same library as the first (the C library, for a system
     /// call), the outermost, by its exported name (`usleep`, `poll`, `read`).
     /// `dladdr` names it: the C library exports what programs call.
+    ///
+    /// When none of them has an exported name (`sem_timedwait` reaches the
+    /// kernel through glibc's internal functions only, and may tail-call
+    /// them), the caller's call instruction names it (``CallTarget``).
     static func calledFunction(in addresses: [UInt]) -> String? {
         guard let first = addresses.first, let image = symbol(at: first)?.image else { return nil }
         var called: String?
         for (index, address) in addresses.enumerated() {
             // Return addresses point after the call: look up the call itself.
-            guard let found = symbol(at: index == 0 ? address : address &- 1), found.image == image else { break }
+            guard let found = symbol(at: index == 0 ? address : address &- 1), found.image == image else {
+                if called == nil, index > 0 { called = calledBefore(returnAddress: address, into: image) }
+                break
+            }
             if let name = found.name { called = plainName(name) }
         }
         return called
+    }
+
+    /// The name of the function in `image` that the call just before
+    /// `returnAddress` called, if the call says.
+    private static func calledBefore(returnAddress: UInt, into image: UInt) -> String? {
+        #if os(Linux)
+        guard let memory = ProcessMemory.shared,
+            let target = CallTarget.function(calledBefore: returnAddress, read: { memory.read(at: $0, into: $1) }),
+            let found = symbol(at: target), found.image == image, let name = found.name
+        else { return nil }
+        return plainName(name)
+        #else
+        return nil
+        #endif
     }
 
     /// `dladdr(address, Dl_info *)`; `Dl_info` is four pointers (file name,

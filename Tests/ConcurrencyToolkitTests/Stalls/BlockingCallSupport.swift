@@ -39,6 +39,16 @@ struct BlockingCallOutcome: Sendable {
 
 enum BlockingCall: String, Sendable, CaseIterable {
     case usleep, nanosleep, poll, select, semTimedwait, condTimedwait, pipeRead
+
+    /// The C function, as the report's first line must name it (`blocked in read`).
+    var functionName: String {
+        switch self {
+        case .semTimedwait: "sem_timedwait"
+        case .condTimedwait: "pthread_cond_timedwait"
+        case .pipeRead: "read"
+        default: rawValue
+        }
+    }
 }
 
 /// The caller the stall report must name.
