@@ -46,18 +46,20 @@ let package = Package(
             path: "Benchmarks/HandOffHarness"
         ),
         .target(name: "CHandOff", path: "Benchmarks/CHandOff"),
-        // StallDetector's detection latency, as a program sees it.
+        // How the plain harnesses print figures (milliseconds, rounding).
+        .target(name: "HarnessSupport", path: "Benchmarks/HarnessSupport"),
+        // StallDetector's report latency, as a program sees it.
         // Run by Scripts/stall-detector.sh.
         .executableTarget(
             name: "StallLatencyHarness",
-            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity)],
+            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity), "HarnessSupport"],
             path: "Benchmarks/StallLatencyHarness"
         ),
         // What the stall capture does to the calls it watches (each keeps its
         // length), and what one capture costs. Run by Scripts/stall-capture.sh.
         .executableTarget(
             name: "StallCaptureHarness",
-            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity)],
+            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity), "HarnessSupport"],
             path: "Benchmarks/StallCaptureHarness"
         ),
     ],

@@ -11,6 +11,7 @@
 // writes one row per kind and round in method.py's format (wall_s = seconds
 // per capture), for `method.py report-operations`.
 @_spi(Benchmarks) import ConcurrencyToolkit
+import HarnessSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -6,6 +6,7 @@
 // whose backtrace names the caller (`blockingCall`). ALLOW_LATE=1 lets a
 // late call (> 102%, the machine's load) pass.
 import ConcurrencyToolkit
+import HarnessSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,6 +1,7 @@
 // Where a block happens (the main actor, or every thread of the cooperative
 // pool at once), and the stall reports the detector gives about it.
 import ConcurrencyToolkit
+import HarnessSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -71,13 +72,3 @@ func reports(about place: Place, since from: Int, wait: Int = 1500, settle: Int 
 
 func receivedCount() -> Int { received.withLock { $0.count } }
 
-func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-}
-
-func format(_ value: Double, places: Int = 1) -> String {
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    return "\((value * scale).rounded() / scale)"
-}

@@ -9,6 +9,7 @@
 // runnable thread leaving a futex wait; `stall-capture.sh strace` shows
 // which calls, if any, really returned EINTR or were restarted).
 @_spi(Benchmarks) import ConcurrencyToolkit
+import HarnessSupport
 
 func runRepeat(count: Int) async -> Bool {
     let combinations = Place.allCases.flatMap { place in BlockingCall.allCases.map { (place, $0) } }

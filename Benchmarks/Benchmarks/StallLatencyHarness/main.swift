@@ -11,6 +11,7 @@
 // First, the idle cost: the process's CPU time over IDLE_SECONDS of sleep
 // without the detector, then with it started (0 skips it).
 import ConcurrencyToolkit
+import HarnessSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -125,16 +126,6 @@ let cases = [
         matches: { $0.kind == .cooperativePoolBlocked && $0.priority == .medium }),
 ]
 
-func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-}
-
-func format(_ value: Double, places: Int = 1) -> String {
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    return "\((value * scale).rounded() / scale)"
-}
 
 // Let every probe run once (the main actor's needs the main queue drained).
 try await Task.sleep(for: .seconds(1))
