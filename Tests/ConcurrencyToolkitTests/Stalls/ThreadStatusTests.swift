@@ -34,6 +34,22 @@ import Darwin
         #expect(regions.isExecutable(0x7f2c_1a4f_626f))
         #expect(!regions.isExecutable(0x7ffd_3b1e_7a38))
         #expect(regions.region(containing: 0x1000) == nil)
+        // Not a region line: nothing.
+        for line in ["", "7f2c1a400000", "7f2c1a400000-", "xyz-7f2c1a5a0000 r-xp", "7f2c1a400000-7f2c1a5a0000", "10-20 r-"] {
+            #expect(MemoryRegions.parse(mapsLine: line) == nil, "\(line)")
+        }
+        // The process's own map: the code running this test is executable, its stack is not.
+        let own = MemoryRegions.current()
+        #expect(own.regions.count > 10)
+        #expect(zip(own.regions, own.regions.dropFirst()).allSatisfy { $0.start < $1.start && $0.start < $0.end })
+        let getpidAddress = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getpid").map { UInt(bitPattern: $0) })
+        #expect(own.isExecutable(getpidAddress))
+        // (Not "the stack is not executable": libswiftRuntime.so, which the
+        // symbolication links, asks for executable stacks, so glibc maps
+        // every thread's stack rwx in this process.)
+        var local = 0
+        let stackAddress = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+        #expect(own.region(containing: stackAddress) != nil)
     }
 
     @Test func namesSystemCallsAndLibraryFunctions() {
