@@ -24,6 +24,10 @@ Commands:
         For rows whose wall time is seconds per operation (HandOffHarness):
         median, min and max per operation; for the labels matching REGEX,
         also this ÷ LABEL within each round, in a column "× NAME".
+    method.py thread-share LINES NAME
+        LINES holds one line per run from thread-cpu.py (NAME's CPU s, the
+        process's CPU s, wall s): NAME's CPU, the process's, and NAME's
+        share of the process's CPU, median (min–max) over the runs.
     method.py tiny-corpus DIR FILES FOLDERS
         FILES tiny files of 1–300 bytes, slices of /usr/share/doc's text, in
         FOLDERS folders (the issue-29 "tiny" corpus).
@@ -208,6 +212,22 @@ def operations_report(rows, versus=(), versus_rows=None):
     return "\n".join(out)
 
 
+def thread_share(path, name):
+    """What one thread (the stall detector's watchdog) cost each run."""
+    runs = [tuple(float(field) for field in line.split("\t")) for line in open(path) if line.strip()]
+    if not runs:
+        raise SystemExit(f"error: no runs in {path}")
+    def shown(values, unit):
+        median, low, high = spread(values)
+        return f"{median:.{unit}f} ({low:.{unit}f}–{high:.{unit}f})"
+    return "\n".join([
+        f"| runs | {name} CPU (ms) | process CPU (s) | wall (s) | {name} ÷ process CPU |",
+        "|---|---|---|---|---|",
+        f"| {len(runs)} | {shown([run[0] * 1000 for run in runs], 2)} | {shown([run[1] for run in runs], 3)} "
+        f"| {shown([run[2] for run in runs], 3)} | {shown([run[0] / run[1] * 100 for run in runs], 3)} % |",
+    ])
+
+
 # --- corpora and run checks -------------------------------------------------
 
 def tiny_corpus(root, files, folders, sources="/usr/share/doc"):
@@ -286,6 +306,8 @@ def main(arguments):
         if rest:
             raise SystemExit(__doc__)
         print(operations_report(read_rows(path), versus, versus_rows))
+    elif command == "thread-share" and len(rest) == 2:
+        print(thread_share(rest[0], rest[1]))
     elif command == "tiny-corpus" and len(rest) == 3:
         tiny_corpus(rest[0], int(rest[1]), int(rest[2]))
     elif command == "check-run" and len(rest) == 2:

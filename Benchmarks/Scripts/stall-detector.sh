@@ -17,7 +17,16 @@
 #             process's CPU time (user + system, GNU time), which other
 #             processes on the machine disturb less than the wall time.
 #
-#   Benchmarks/Scripts/stall-detector.sh [latency|overhead ...]   (default: both)
+#   watchdog  what the detector itself costs a File Squeezer run: the CPU
+#             time of its watchdog thread (/proc/PID/task/TID/schedstat,
+#             read by thread-cpu.py while the run lasts) against the whole
+#             process's, ROUNDS runs with --detect-stalls. The load does not
+#             inflate a thread's CPU time the way it spreads wall time, so
+#             this shows a fraction of 1% where the overhead part cannot.
+#             (The probe jobs themselves run on pool threads: four per
+#             interval, a few microseconds each, not counted here.)
+#
+#   Benchmarks/Scripts/stall-detector.sh [latency|overhead|watchdog ...]   (default: latency overhead)
 #
 # Environment (all optional):
 #   ROUNDS=11                              blocks per latency case; runs per variant
@@ -43,8 +52,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(latency overhead)
 for part in "${parts[@]}"; do
-    case $part in latency | overhead) ;; *)
-        echo "error: unknown part '$part' (latency or overhead)" >&2
+    case $part in latency | overhead | watchdog) ;; *)
+        echo "error: unknown part '$part' (latency, overhead or watchdog)" >&2
         exit 2
         ;;
     esac
@@ -76,6 +85,21 @@ for part in "${parts[@]}"; do
     "$bin" --make-corpus "$work/in" --corpus-mb "$megabytes" >&2
     export OUT=$work/out
     empty_output() { rm -rf "$OUT"; }
+    if [ "$part" = watchdog ]; then
+        for ((round = 1; round <= rounds; round++)); do
+            empty_output
+            python3 "$scripts_dir/thread-cpu.py" StallDetector "$bin" --quiet --jobs "$jobs" --output "$OUT" \
+                --detect-stalls "$work/in" 2>/dev/null >>"$work/watchdog.txt.raw"
+        done
+        grep -P '^[0-9.]+\t[0-9.]+\t[0-9.]+$' "$work/watchdog.txt.raw" >"$work/watchdog.txt"
+        echo "File Squeezer --detect-stalls, $(find "$work/in" -type f | wc -l) files, $megabytes MB, --jobs $jobs: the watchdog thread's CPU"
+        echo
+        python3 "$method_py" thread-share "$work/watchdog.txt" StallDetector
+        echo
+        rm -rf "$work"
+        trap - EXIT
+        continue
+    fi
     command="$(printf '%q --quiet --jobs %s --output "$OUT"' "$bin" "$jobs")"
     before_each=empty_output run_rounds "$rounds" "$work/overhead.tsv" \
         "detector off" "$command $(printf %q "$work/in")" \

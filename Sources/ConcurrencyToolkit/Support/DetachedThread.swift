@@ -8,13 +8,15 @@ import Darwin
 
 /// Starts a plain detached thread running `body`: outside the cooperative
 /// pool and Dispatch, so a blocked pool cannot block it. The stall watchdog
-/// and the contention watcher each run on one.
+/// and the contention watcher each run on one. The thread is named `owner`
+/// (its first 15 bytes, the kernel's limit), so `top -H`, a debugger and
+/// `/proc/PID/task/TID/comm` show whose it is.
 ///
 /// ```swift
 /// spawnDetachedThread(named: "StallDetector") { print("watching") }
 /// ```
 func spawnDetachedThread(named owner: String, _ body: @escaping @Sendable () -> Void) {
-    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    let box = Unmanaged.passRetained(ThreadBody(name: String(owner.utf8.prefix(15))!, body)).toOpaque()
     #if canImport(Darwin)
     var thread: pthread_t?
     #else
@@ -26,6 +28,13 @@ func spawnDetachedThread(named owner: String, _ body: @escaping @Sendable () -> 
         #else
         let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
         #endif
+        body.name.withCString { name in
+            #if canImport(Darwin)
+            _ = pthread_setname_np(name)
+            #else
+            _ = setThreadName?(pthread_self(), name)
+            #endif
+        }
         body.run()
         return nil
     }, box)
@@ -37,7 +46,19 @@ func spawnDetachedThread(named owner: String, _ body: @escaping @Sendable () -> 
     #endif
 }
 
+#if !canImport(Darwin)
+/// `pthread_setname_np(pthread_t, const char *)`: a GNU extension the Glibc
+/// module does not import, so looked up once.
+private typealias SetThreadName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+private let setThreadName: SetThreadName? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np")
+    .map { unsafeBitCast($0, to: SetThreadName.self) }
+#endif
+
 private final class ThreadBody: Sendable {
+    let name: String
     let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    init(name: String, _ run: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.run = run
+    }
 }
