@@ -23,7 +23,7 @@ import Synchronization
 /// watcher.start()
 /// watcher.stop()
 /// ```
-final class ContentionWatcher: Sendable {
+final class ContentionWatcher: DemandDrivenWorker {
     struct Configuration: Equatable, Sendable {
         /// Nanoseconds a job may wait before its actor is contended.
         var threshold: UInt64
@@ -33,14 +33,15 @@ final class ContentionWatcher: Sendable {
         var processThreshold: Duration? = nil
     }
 
-    let configuration: Lock<Configuration>
+    /// Set by ``ContentionDemand``'s ``Demands``.
+    let configuration: Lock<Versioned<Configuration>>
     private let wake = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     /// Looks completed, for ``waitForLooks(_:)``.
     let looks = Atomic<UInt64>(0)
 
     init(configuration: Configuration) {
-        self.configuration = Lock(configuration)
+        self.configuration = Lock(Versioned(configuration))
     }
 
     func start() {
@@ -53,11 +54,14 @@ final class ContentionWatcher: Sendable {
         wake.signal()
     }
 
+    /// Wakes the thread for a look now (after a configuration change).
+    func poke() { wake.signal() }
+
     private func run() {
         let holder = HolderStack()
         var trackers: [ObjectIdentifier: ContentionEpisodeTracker] = [:]
         while !stopping.load(ordering: .relaxed) {
-            let config = configuration.withLock { $0 }
+            let config = configuration.withLock { $0.value }
             let cores = ContentionRegistry.shared.live()
             var seen = Set<ObjectIdentifier>()
             for core in cores {

@@ -5,58 +5,59 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Who wants the detector running, and the watchdog that serves them: the
 /// process (``StallDetector/start(threshold:probeInterval:)``) and any
-/// number of recording scopes (the testing module). The watchdog runs while
-/// anyone wants it, with the smallest threshold and interval asked for;
-/// each report reaches only those whose threshold it reaches.
+/// number of recording scopes (the testing module), kept by a ``Demands``.
+/// The watchdog runs while anyone wants it, with the smallest threshold and
+/// interval asked for; each report reaches only those whose threshold it
+/// reaches.
 ///
 /// ```swift
 /// let id = StallMonitor.shared.addDemand(.init(threshold: .milliseconds(200), interval: .milliseconds(50)))
 /// defer { StallMonitor.shared.removeDemand(id) }
 /// ```
 final class StallMonitor: Sendable {
-    struct Demand: Equatable {
+    struct Demand: Equatable, Sendable {
         var threshold: Duration
         var interval: Duration
     }
 
-    private struct State {
-        var process: Demand?
-        var scoped: [UInt64: Demand] = [:]
-        var nextID: UInt64 = 0
-        var watchdog: StallWatchdog?
-        var signal: Int32 = SIGPROF
-        var generation: UInt64 = 0
+    static let shared = StallMonitor()
 
-        var configuration: StallWatchdog.Configuration? {
-            let all = Array(scoped.values) + (process.map { [$0] } ?? [])
-            guard let threshold = all.map(\.threshold).min(), let interval = all.map(\.interval).min() else { return nil }
-            let nanoseconds = MonotonicClock.nanoseconds(threshold)
-            return StallWatchdog.Configuration(
-                threshold: max(nanoseconds, 1_000_000),
-                interval: max(min(MonotonicClock.nanoseconds(interval), nanoseconds / 4), 1_000_000),
-                processThreshold: process?.threshold)
-        }
+    /// The capture signal; read when a watchdog is made (under the demands'
+    /// lock, so an atomic, not a lock of its own).
+    private static let captureSignal = Atomic<Int32>(SIGPROF)
+
+    private let demands = Demands<Demand, StallWatchdog>(
+        configure: StallMonitor.configuration,
+        makeWorker: { StallWatchdog(configuration: $0, signal: StallMonitor.captureSignal.load(ordering: .relaxed)) })
+
+    /// The smallest threshold and interval asked for (the interval at most
+    /// a quarter of the threshold, both at least 1 ms).
+    @Sendable private static func configuration(process: Demand?, all: [Demand]) -> StallWatchdog.Configuration? {
+        guard let threshold = all.map(\.threshold).min(), let interval = all.map(\.interval).min() else { return nil }
+        let nanoseconds = MonotonicClock.nanoseconds(threshold)
+        return StallWatchdog.Configuration(
+            threshold: max(nanoseconds, 1_000_000),
+            interval: max(min(MonotonicClock.nanoseconds(interval), nanoseconds / 4), 1_000_000),
+            processThreshold: process?.threshold)
     }
 
-    static let shared = StallMonitor()
-    private let state = Lock(State())
-
-    var isRunning: Bool { state.withLock { $0.watchdog != nil } }
+    var isRunning: Bool { demands.worker != nil }
 
     var signal: Int32 {
-        get { state.withLock { $0.signal } }
-        set { state.withLock { $0.signal = newValue } }
+        get { Self.captureSignal.load(ordering: .relaxed) }
+        set { Self.captureSignal.store(newValue, ordering: .relaxed) }
     }
 
     /// The watchdog, if running (for waiting on its looks).
-    var watchdog: StallWatchdog? { state.withLock { $0.watchdog } }
+    var watchdog: StallWatchdog? { demands.worker }
 
     func setProcessDemand(_ demand: Demand?) {
         if demand != nil { Self.reportAtExit }
-        update { $0.process = demand }
+        demands.setProcessDemand(demand)
     }
 
     /// At exit, a stall still lasting is reported to the process-wide
@@ -64,64 +65,15 @@ final class StallMonitor: Sendable {
     /// would say it happened). Registered once, with the first start.
     private static let reportAtExit: Void = {
         atexit {
-            let monitor = StallMonitor.shared
-            let (watchdog, threshold) = monitor.state.withLock { ($0.watchdog, $0.process?.threshold) }
-            guard let watchdog, let threshold else { return }
+            let (watchdog, process) = StallMonitor.shared.demands.workerAndProcessDemand
+            guard let watchdog, let threshold = process?.threshold else { return }
             for stall in watchdog.ongoingStalls() where stall.duration >= threshold {
                 ConcurrencyStallHandler.deliver(stall, processThreshold: threshold)
             }
         }
     }()
 
-    func addDemand(_ demand: Demand) -> UInt64 {
-        var id: UInt64 = 0
-        update { state in
-            state.nextID += 1
-            id = state.nextID
-            state.scoped[id] = demand
-        }
-        return id
-    }
+    func addDemand(_ demand: Demand) -> UInt64 { demands.add(demand) }
 
-    func removeDemand(_ id: UInt64) {
-        update { _ = $0.scoped.removeValue(forKey: id) }
-    }
-
-    /// Changes the demands, then starts, reconfigures or stops the watchdog
-    /// after unlocking: no lock is taken inside another (the watchdog's
-    /// configuration has its own). Each change is numbered, so two changes
-    /// racing to the watchdog leave the later one's configuration.
-    private func update(_ change: (inout State) -> Void) {
-        enum Action { case start(StallWatchdog), reconfigure(StallWatchdog, StallWatchdog.Configuration, UInt64), stop(StallWatchdog), none }
-        let action = state.withLock { state -> Action in
-            change(&state)
-            state.generation += 1
-            switch (state.watchdog, state.configuration) {
-            case (nil, let configuration?):
-                let watchdog = StallWatchdog(configuration: configuration, signal: state.signal)
-                state.watchdog = watchdog
-                return .start(watchdog)
-            case (let watchdog?, let configuration?):
-                return .reconfigure(watchdog, configuration, state.generation)
-            case (let watchdog?, nil):
-                state.watchdog = nil
-                return .stop(watchdog)
-            case (nil, nil):
-                return .none
-            }
-        }
-        switch action {
-        case .start(let watchdog): watchdog.start()
-        case .reconfigure(let watchdog, let configuration, let generation):
-            let changed = watchdog.configuration.withLock { current in
-                guard generation > current.generation, current != configuration else { return false }
-                current = configuration
-                current.generation = generation
-                return true
-            }
-            if changed { watchdog.poke() }
-        case .stop(let watchdog): watchdog.stop()
-        case .none: break
-        }
-    }
+    func removeDemand(_ id: UInt64) { demands.remove(id) }
 }

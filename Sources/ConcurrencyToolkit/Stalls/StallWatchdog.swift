@@ -20,7 +20,7 @@ import Synchronization
 /// watchdog.start()
 /// watchdog.stop()
 /// ```
-final class StallWatchdog: Sendable {
+final class StallWatchdog: DemandDrivenWorker {
     struct Configuration: Equatable, Sendable {
         /// Nanoseconds a probe may wait before it is a stall.
         var threshold: UInt64
@@ -28,15 +28,10 @@ final class StallWatchdog: Sendable {
         var interval: UInt64
         /// The process-wide handler's threshold, when the process started the detector.
         var processThreshold: Duration? = nil
-        /// Which change of the demands made it (``StallMonitor``); not compared.
-        var generation: UInt64 = 0
-
-        static func == (a: Self, b: Self) -> Bool {
-            a.threshold == b.threshold && a.interval == b.interval && a.processThreshold == b.processThreshold
-        }
     }
 
-    let configuration: Lock<Configuration>
+    /// Set by ``StallMonitor``'s ``Demands``.
+    let configuration: Lock<Versioned<Configuration>>
     private let signal: Int32
     private let mainProbe = StallProbe()
     /// On Linux each priority has its threads (a Dispatch root queue per
@@ -51,7 +46,7 @@ final class StallWatchdog: Sendable {
     let cycles = Atomic<UInt64>(0)
 
     init(configuration: Configuration, signal: Int32) {
-        self.configuration = Lock(configuration)
+        self.configuration = Lock(Versioned(configuration))
         self.signal = signal
     }
 
@@ -160,7 +155,7 @@ final class StallWatchdog: Sendable {
         }
         // A look allocates nothing unless it reports: fixed arrays, indices.
         while !stopping.load(ordering: .relaxed) {
-            let config = configuration.withLock { $0 }
+            let config = configuration.withLock { $0.value }
             // Every probe is looked at before anything slow (blaming), so no
             // look is delayed by another's.
             var anyOngoing = false
@@ -214,7 +209,7 @@ final class StallWatchdog: Sendable {
         }
         // A pool stall waiting for its confirming answer is reported as it
         // ended, not lost with the thread.
-        let config = configuration.withLock { $0 }
+        let config = configuration.withLock { $0.value }
         for index in watched.indices {
             if case .reportEnded(let serial, let waited) = watched[index].tracker.finish() {
                 let entry = watched[index]
