@@ -6,7 +6,7 @@
 /// final class Watcher: DemandDrivenWorker {
 ///     let configuration: Lock<Versioned<Duration>>
 ///     init(configuration: Duration) { self.configuration = Lock(Versioned(configuration)) }
-///     func start() { spawnDetachedThread(named: "Watcher") { /* look every configuration.value */ } }
+///     func start() { spawnDetachedThread(named: "Watcher") { print("looking") } }
 ///     func stop() {}
 ///     func poke() {}
 /// }
@@ -47,11 +47,16 @@ struct Versioned<Value: Sendable>: Sendable {
 /// is ever taken inside another.
 ///
 /// ```swift
-/// let demands = Demands<Duration, Watcher>(
-///     configure: { _, all in all.min() },
-///     makeWorker: { Watcher(configuration: $0) })
-/// let id = demands.add(.milliseconds(100))   // starts the worker
-/// demands.remove(id)                          // stops it
+/// final class Printer: DemandDrivenWorker {
+///     let configuration: Lock<Versioned<Int>>
+///     init(configuration: Int) { self.configuration = Lock(Versioned(configuration)) }
+///     func start() { print("start", configuration.withLock { $0.value }) }
+///     func stop() { print("stop") }
+///     func poke() { print("now", configuration.withLock { $0.value }) }
+/// }
+/// let demands = Demands<Int, Printer>(configure: { _, all in all.min() }, makeWorker: { Printer(configuration: $0) })
+/// let id = demands.add(100)   // start 100
+/// demands.remove(id)          // stop
 /// ```
 final class Demands<Demand: Sendable, Worker: DemandDrivenWorker>: Sendable {
     private struct State: Sendable {
