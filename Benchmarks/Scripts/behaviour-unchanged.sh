@@ -188,10 +188,19 @@ echo "Exports kept in $work/before-exports and $work/after-exports"
 
 # 3. The tests.
 echo "Tests: $(wc -l <"$work/before-tests.txt") in $before_commit, $(wc -l <"$work/after-tests.txt") in $after_commit"
+# A test only BEFORE has whose function name AFTER has under another suite
+# or module was moved or its suite renamed; the rest are named.
 only_before=$(comm -23 "$work/before-tests.txt" "$work/after-tests.txt")
-if [ -n "$only_before" ]; then
-    echo "Tests only in $before_commit (renamed, moved to another suite, or removed):"
-    echo "$only_before" | sed 's/^/  /'
+only_after=$(comm -13 "$work/before-tests.txt" "$work/after-tests.txt")
+moved=0 gone=()
+while IFS= read -r test; do
+    [ -n "$test" ] || continue
+    if grep -qxF -- "${test##*/}" < <(sed 's|.*/||' <<<"$only_after"); then moved=$((moved + 1)); else gone+=("$test"); fi
+done <<<"$only_before"
+echo "Tests of $before_commit under another suite or module in $after_commit (same function name): $moved"
+if [ ${#gone[@]} -gt 0 ]; then
+    echo "Tests of $before_commit whose name $after_commit does not have (renamed or removed):"
+    printf '  %s\n' "${gone[@]}"
 fi
 echo "Tests only in $after_commit: $(comm -13 "$work/before-tests.txt" "$work/after-tests.txt" | wc -l) (names in $work/after-tests.txt)"
 
