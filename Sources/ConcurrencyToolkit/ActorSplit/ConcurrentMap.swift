@@ -98,7 +98,7 @@ extension Sequence where Element: Sendable {
         _ transform: @escaping @Sendable @concurrent (Element) async throws(Failure) -> Result
     ) async throws(Failure) -> [Result] {
         // Moved to the feed, which touches it only under its lock, one
-        // worker at a time (the one task that drove it before hopped
+        // worker at a time (a single task iterating across suspensions hops
         // threads too); the sequence itself is not used again here.
         nonisolated(unsafe) let iterator = makeIterator()
         let feed = ElementFeed(iterator)
@@ -160,7 +160,7 @@ private final class ElementFeed<Element: Sendable>: Sendable {
     }
 
     // The iterator is only touched under the lock, one worker at a time,
-    // as the single task that drove it before did (across threads too).
+    // as a single task would drive it (across threads too).
     private let state: Lock<State>
 
     init<Iterator: IteratorProtocol>(_ iterator: sending Iterator) where Iterator.Element == Element {

@@ -18,12 +18,11 @@ import Darwin
 ///   caller without a wake-up (a continuation resumed before its task
 ///   suspends lets the task go on at once; the runtime enqueues nothing).
 ///
-/// Waking a parked thread costs a futex wake-up and a context switch:
-/// 10–25 µs on the 2-core VM when the cores are idle. Measured in a plain
-/// release program (Performance.md, "Primitives in a plain program"), the
-/// caller's window alone takes a round trip to about a third of a
-/// `DispatchQueue.async` hop, the lane's alone gains nothing (the caller's
-/// wake-up remains), and both together to under a fifth.
+/// Waking a parked thread costs a futex wake-up and a context switch, tens
+/// of microseconds. The caller's window is what saves the round trip; the
+/// lane's adds to it only together with the caller's (the caller's wake-up
+/// remains otherwise). The figures are in Performance.md, "Primitives in a
+/// plain program" and "Why the code is as it is".
 ///
 /// What we took from others:
 /// - crossbeam's `Backoff`: poll a few times back to back, then yield the

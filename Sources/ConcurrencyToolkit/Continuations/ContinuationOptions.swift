@@ -91,9 +91,10 @@ extension ContinuationMisuse {
     /// #endif
     /// ```
     ///
-    /// Cost: about 1.3 µs per continuation while on (the default path pays
-    /// one bit test of a byte it loads anyway); symbols are looked up only
-    /// when a report is made. Needs the toolchain's `Runtime` module (Linux;
+    /// Cost: a stack walk per continuation while on, many times the plain
+    /// round trip (Documentation/Performance.md, "Continuations"); the
+    /// default path pays one bit test of a byte it loads anyway. Symbols are
+    /// looked up only when a report is made. Needs the toolchain's `Runtime` module (Linux;
     /// macOS 26 and later); elsewhere the backtrace stays empty.
     public static var capturesCreationBacktraces: Bool {
         get { ContinuationOptions.isOn(ContinuationOptions.backtraces) }

@@ -24,7 +24,7 @@ import Synchronization
 /// This class serves the throwing form: a leak throws. The non-throwing form
 /// uses ``FallbackContinuationStorage``, which adds the fallback value. Keeping the
 /// fallback out of this class keeps its `deinit` free of generic metadata
-/// lookups, which measured as the largest cost of the round trip.
+/// lookups, the largest cost of the round trip.
 @usableFromInline
 class ContinuationStorage<Success, Failure: Error>: InterruptibleStorage, @unchecked Sendable {
     // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS, and
@@ -233,7 +233,7 @@ extension ContinuationStorage where Failure == any Error {
 
 /// Who else must hear when a box finishes, besides its waiter.
 /// (Computed constants, not `static let`s: a stored static costs a
-/// once-check on every access, which showed up in the round-trip profile.)
+/// once-check on every access, on the round trip's hot path.)
 @usableFromInline
 struct ContinuationLinks: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt8

@@ -8,9 +8,9 @@ import Runtime
 ///
 /// Capturing reads the current thread's frame pointers, async frames
 /// included (the toolchain's `Runtime` module, SE-0419), with the image list
-/// taken once and reused: about 1.3 µs per continuation, against the default
-/// path's nothing (measured in Documentation/SafeContinuation.md). Symbols are
-/// looked up only for a report (a fraction of a millisecond then).
+/// taken once and reused: a stack walk per continuation, against the default
+/// path's nothing (the cost is in Documentation/Performance.md,
+/// "Continuations"). Symbols are looked up only for a report.
 @usableFromInline
 final class CreationBacktrace: Sendable {
     #if canImport(Runtime)

@@ -10,7 +10,7 @@ import Runtime
 /// Stalls/StallSymbolication.swift.)
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 enum BacktraceSymbolication {
-    /// The loaded images, listed once (listing them costs ~0.15 ms); a
+    /// The loaded images, listed once (listing them is not cheap); a
     /// capture given this list does not list them again. Symbolication lists
     /// them afresh, so a library loaded later is still found.
     static let images = ImageMap.capture()

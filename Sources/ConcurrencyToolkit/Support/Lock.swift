@@ -14,12 +14,12 @@
 /// captured by escaping closures and kept in `static let`s. The value is
 /// destroyed with the last copy.
 ///
-/// Why not `Synchronization.Mutex` (measured on Linux, Swift 6.3.1, 2 cores):
+/// Why not `Synchronization.Mutex` (the figures are in
+/// Documentation/Performance.md, "Why the code is as it is"):
 /// - **Contention.** On Linux `Mutex` is a priority-inheritance futex: a
 ///   contended unlock hands the lock to a sleeping thread through the kernel,
 ///   so with more threads than cores every acquisition waits for a context
-///   switch: 23–53 µs per acquisition in most runs with 8 threads, against
-///   14–64 ns for glibc's default `pthread_mutex_t`, which lets the running
+///   switch, where glibc's default `pthread_mutex_t` lets the running
 ///   thread take it again. `ThrottledProgress.report` is called from many
 ///   threads by design, and the timeout scheduler's lock is process-wide.
 /// - **ThreadSanitizer.** `Mutex` locks inside the uninstrumented standard

@@ -9,9 +9,8 @@ import Darwin
 /// The library's one clock: nanoseconds on CLOCK_MONOTONIC, which never jumps
 /// and is comparable across threads. Timeouts, traces and metrics all read it.
 ///
-/// One precise read per timed continuation (about a fifth of its cost here).
-/// A coarse clock would be cheaper but was measured lagging by more than its
-/// tick on this VM, which made deadlines fire early; a timeout must never fire
+/// Precise, not coarse: a coarse clock is cheaper but can lag by more than
+/// its tick, which makes deadlines fire early; a timeout must never fire
 /// before its deadline.
 enum MonotonicClock {
     /// Now, in nanoseconds.

@@ -5,18 +5,12 @@ import Testing
 /// A caller's bad argument stops the process with a message that names the
 /// parameter, the value and the valid range, in release builds too, where
 /// `precondition` drops its message. CI runs this suite in a release build
-/// (.ci/release-exit-tests); it passes in debug builds as well.
+/// (.ci/release-exit-tests); it passes in debug builds as well. Each part's
+/// cases sit in its own folder, as extensions of this suite
+/// (Blocking/BlockingExecutorPreconditionTests.swift).
 @Suite struct PreconditionMessageTests {
     func standardError(of result: ExitTest.Result?) -> String {
         String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    }
-
-    @Test func blockingExecutorWidthZero() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = BlockingExecutor(width: 0, label: "io")
-        }
-        let text = standardError(of: result)
-        #expect(text.contains("BlockingExecutor(width: 0, label: \"io\"): width must be at least 1"), "\(text)")
     }
 
     @Test func throttledProgressNegativeInterval() async {

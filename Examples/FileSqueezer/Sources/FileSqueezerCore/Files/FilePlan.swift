@@ -36,8 +36,8 @@ struct FilePlan: Sendable {
     let relativePath: String
     /// Path of the `.gz`, for messages (``FileName/display(_:)`` form).
     ///
-    /// Made when asked for, not stored: on 100,000 files a stored path per
-    /// plan was about 6 MB of a run's memory.
+    /// Made when asked for, not stored: a stored path per plan makes a run's
+    /// memory grow with its files.
     var destination: String { outputFolder.path + "/" + FileName.display(name) + ".gz" }
     /// Size seen at discovery; a different size later means the file changed.
     let size: Int64

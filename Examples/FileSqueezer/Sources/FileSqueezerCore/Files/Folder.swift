@@ -19,7 +19,7 @@ import Synchronization
 /// defer { sub.release() }
 /// ```
 ///
-/// Descriptors are a bounded window, not one per folder (issue 29): a
+/// Descriptors are a bounded window, not one per folder: a
 /// folder given by the user is held for the run; any other is open only
 /// while someone holds it (a walk listing it, a file of it being
 /// compressed) and for a while after, among the ``FolderWindow/keptOpen``

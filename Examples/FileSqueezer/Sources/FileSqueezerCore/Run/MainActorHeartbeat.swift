@@ -22,10 +22,9 @@
 ///
 /// **Cost.** Every beat wakes several threads (a pool thread to start the
 /// sleep and again to end it, Dispatch's timer thread, the main thread), and
-/// when every core is compressing, each wake-up preempts deflate. At 5 ms
-/// that took 2% of File Squeezer's CPU time with two jobs on two cores
-/// (perf: zlib's share of the samples 94.9% against 96.9% with no
-/// heartbeat); at 16 ms, 0.5%.
+/// when every core is compressing, each wake-up preempts deflate, so the
+/// interval is no shorter than the display needs (the cost per interval is
+/// in Documentation/Performance.md, "Why the code is as it is").
 @MainActor
 final class MainActorHeartbeat {
     static let defaultInterval = Duration.milliseconds(16)

@@ -19,8 +19,8 @@ import ConcurrencyToolkit
 ///   made for the run, and `jobs + 1` tasks submit to it: one unit always
 ///   waits in the executor's queue, so a lane that finishes takes the next
 ///   one at once instead of idling through the hand-off (continuation,
-///   next child task, next submission: 70–350 µs on a busy machine, per
-///   segment). The cores went from 1.93–1.94x busy (level with pigz) to 1.97x.
+///   next child task, next submission, per segment; Documentation/
+///   Performance.md, "File Squeezer's stage 3", has what it bought).
 /// - **Memory bound:** a ``SegmentWindow`` of ``windowSize(jobs:)`` =
 ///   `2·jobs + 2` units: a unit starts only when it is within that many
 ///   of the oldest unit not yet written. A batch holds one output at a time

@@ -28,8 +28,8 @@ actor SqueezeLog {
 
     /// - Parameter keepsEveryOutcome: Keep each file's outcome for
     ///   ``RunReport/files`` (`--json` lists them); otherwise only failed
-    ///   files' outcomes are kept and the rest only counted, which on
-    ///   100,000 files is about 15 MB less.
+    ///   files' outcomes are kept and the rest only counted, so memory does
+    ///   not grow with the files that succeeded.
     init(fileCount: Int, keepsEveryOutcome: Bool = true) {
         self.keepsEveryOutcome = keepsEveryOutcome
         outcomes = keepsEveryOutcome ? Array(repeating: nil, count: fileCount) : []

@@ -7,9 +7,9 @@ import Darwin
 #endif
 
 /// The few operating-system services the app needs beyond single libc
-/// calls, without Foundation: linking Foundation (and its ICU data) cost
-/// every run about 8 MB of memory before the first file, a tenth of a
-/// 100,000-file run's budget.
+/// calls, without Foundation: linking Foundation (and its ICU data) costs
+/// every run megabytes of memory before the first file (Documentation/
+/// Performance.md, "Why the code is as it is").
 ///
 /// ```swift
 /// System.startThread { watchSignals() }                  // a plain thread, outside every pool

@@ -1,5 +1,4 @@
 import XCTest
-import TestSupport
 
 /// XCTest on Linux has no `XCTExpectFailure`. To show that an assertion
 /// fails a test, a case of this class intercepts the failures XCTest would
@@ -14,10 +13,10 @@ import TestSupport
 /// intercepted = nil
 /// XCTAssertEqual(failures.count, 1)
 /// ```
-class FailureInterceptingTestCase: XCTestCase {
-    var intercepted: [String]?
+open class FailureInterceptingTestCase: XCTestCase {
+    public var intercepted: [String]?
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override open func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
         if intercepted != nil {
             intercepted?.append(description)
         } else {

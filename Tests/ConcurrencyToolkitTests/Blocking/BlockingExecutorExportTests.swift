@@ -9,8 +9,10 @@ import FoundationXML
 @testable import ConcurrencyToolkit
 import TestSupport
 
-/// The exports of a real recording (jobs on a width-2 executor) show work on
-/// more than one thread, and a row per lane.
+/// What a `BlockingExecutor` records reaches the exports: a real recording
+/// of jobs on a width-2 executor shows work on both lane threads, and a row
+/// per lane. (Hand-built traces test the exports themselves, in
+/// Diagnostics/.)
 @Suite(.timeLimit(.minutes(2))) struct TracedExportTests {
     /// Two jobs that each wait for the other to start: they can only finish
     /// by running at once, on the executor's two lane threads.

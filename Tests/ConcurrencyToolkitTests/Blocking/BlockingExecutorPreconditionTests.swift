@@ -1,0 +1,17 @@
+import ConcurrencyToolkit
+import Testing
+
+#if os(macOS) || os(Linux)  // exit tests: Apple's other platforms have none
+/// `BlockingExecutor`'s bad argument, in the suite of every part's
+/// (Support/PreconditionMessageTests.swift), which CI also runs in a release
+/// build.
+extension PreconditionMessageTests {
+    @Test func blockingExecutorWidthZero() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = BlockingExecutor(width: 0, label: "io")
+        }
+        let text = standardError(of: result)
+        #expect(text.contains("BlockingExecutor(width: 0, label: \"io\"): width must be at least 1"), "\(text)")
+    }
+}
+#endif
