@@ -172,6 +172,11 @@ final class StallWatchdog: DemandDrivenWorker {
                 if status.pendingSince == nil { _ = watched[index].probe.send(now: MonotonicClock.now) }
             }
             if anyOngoing {
+                // Published before the blame: the first symbolication can take
+                // seconds (more under a sanitizer, on a loaded machine), and a
+                // recording that ends meanwhile must wait for this stall, not
+                // miss it.
+                publishOngoing(watched)
                 let kinds = Set(watched.filter { if case .reportOngoing = $0.action { true } else { false } }.map(\.kind))
                 let threads = blame.blockingThreads(for: kinds, mainActorThread: mainProbe.lastThread)
                 for index in watched.indices {
