@@ -36,7 +36,11 @@ import Synchronization
 /// Registered in ``TemporaryFiles`` from creation until committed or
 /// discarded, so an interrupt can remove it from any thread. Exactly one of
 /// `commit` and `discard` ends it; `commit` discards the file itself when it fails.
-struct TemporaryOutput: Sendable {
+///
+/// A class: it travels with its original through each file's state (a
+/// tuple copied in and out of ``SegmentedFileStateMachine``), where a
+/// struct of five references cost five retains and releases per copy.
+final class TemporaryOutput: Sendable {
     /// Set (to anything) in the environment, the named fallback is used even
     /// where `O_TMPFILE` works: a testing hook.
     static let forceNamedEnvironmentVariable = "FILE_SQUEEZER_NAMED_TEMPORARIES"
