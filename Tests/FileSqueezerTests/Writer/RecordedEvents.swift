@@ -10,6 +10,7 @@ final class RecordedEvents: CompressionEvents {
 
     private let steps = Locked<[Int: [Step]]>([:])
     private let outcomes = Locked<[Int: [FileOutcome]]>([:])
+    private let unread = Locked<[Int: [Int64]]>([:])
 
     func progress(file: Int, total: Int64, previous: Int64) {
         steps.withLock { $0[file, default: []].append(Step(previous: previous, total: total)) }
@@ -17,10 +18,13 @@ final class RecordedEvents: CompressionEvents {
 
     func finished(file: Int, outcome: FileOutcome, unread: Int64) {
         outcomes.withLock { $0[file, default: []].append(outcome) }
+        self.unread.withLock { $0[file, default: []].append(unread) }
     }
 
     func progress(of file: Int) -> [Step] { steps.withLock { $0[file] ?? [] } }
     func outcomes(of file: Int) -> [FileOutcome] { outcomes.withLock { $0[file] ?? [] } }
+    /// The `unread` of each outcome reported for `file`.
+    func unread(of file: Int) -> [Int64] { unread.withLock { $0[file] ?? [] } }
     var anyProgress: Bool { steps.withLock { !$0.isEmpty } }
 }
 

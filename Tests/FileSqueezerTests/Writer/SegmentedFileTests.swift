@@ -78,14 +78,21 @@ struct SegmentedFileTests {
             try expectValidGzip(scratch, input.name, equals: input.data)
             let size = try Data(contentsOf: URL(fileURLWithPath: plans[index].destination)).count
             #expect(outcomes.first?.bytesOut == Int64(size))
-            // Progress: one step per segment, chained, ending at the size.
+            // Progress: one step per segment, chained, ending at the size; a
+            // one-segment file none, all its bytes counted with its outcome.
             let steps = events.progress(of: index)
             let segments = compressor.segmentCount(forSize: Int64(input.data.count))
             #expect(segments == max(1, (input.data.count + Self.segment - 1) / Self.segment))
+            if segments == 1 {
+                #expect(steps.isEmpty, "\(input.name): \(steps)")
+                #expect(events.unread(of: index) == [Int64(input.data.count)], "\(input.name)")
+                continue
+            }
             #expect(steps.count == segments, "\(input.name): \(steps)")
             #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.total == $1.previous && $0.total < $1.total })
             #expect(steps.first?.previous == 0)
             #expect(steps.last?.total == Int64(input.data.count))
+            #expect(events.unread(of: index) == [0], "\(input.name)")
         }
         #expect(try scratch.listing().count == 2 * Self.inputs.count, "no temporary files left")
     }

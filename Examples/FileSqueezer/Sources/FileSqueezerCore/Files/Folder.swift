@@ -195,10 +195,18 @@ struct FileIdentity: Sendable, Hashable {
     }
 }
 
-/// Calls `body` with `name` as a NUL-terminated C string.
+/// Calls `body` with `name` as a NUL-terminated C string, copied to the
+/// stack (up to a page; longer ones to the heap): several per file, so
+/// `name + [0]` cost an allocation each.
 func withCName<Result>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-    (name + [0]).withUnsafeBufferPointer { bytes in
-        bytes.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+    name.withUnsafeBufferPointer { bytes in
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+            if let base = bytes.baseAddress {
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base, byteCount: bytes.count)
+            }
+            buffer[bytes.count] = 0
+            return body(buffer.baseAddress!)
+        }
     }
 }
 

@@ -12,7 +12,7 @@ import Darwin
 /// let source = try SourceFile(plan)                       // throws .vanished, .changedSize, ...
 /// try source.read(into: buffer, at: 1 << 20)              // pread: any thread, any order
 /// try source.checkUnchanged()                             // after the last byte: did it grow?
-/// try source.checkRead(read)                              // read to its end: is that the file?
+/// try source.checkReadAndStillNamed(read)                 // read to its end: is that the file, still named so?
 /// ```
 ///
 /// Reads are positioned (`pread`), so the segments of one file are read by
@@ -65,10 +65,9 @@ final class SourceFile: Sendable {
             plan.folder.release()
             throw CompressionError.replaced
         }
-        // Regular files ignore O_NONBLOCK; cleared anyway so reads are plainly blocking.
-        // Of the flags F_SETFL can change, it was opened with O_NONBLOCK
-        // only: setting none clears it without an F_GETFL first.
-        _ = fcntl(descriptor, F_SETFL, 0)
+        // Regular files ignore O_NONBLOCK (Linux, the BSDs): it stays set,
+        // which saves a system call per file; a read that says EAGAIN all
+        // the same clears it and reads again (readSome).
         guard Int64(info.st_size) == plan.size else {
             close(descriptor)
             plan.folder.release()
@@ -91,11 +90,14 @@ final class SourceFile: Sendable {
     /// The open file's device and inode.
     private let identity: FileIdentity
 
-    /// Throws unless the original's name still names the open file: just
-    /// before its `.gz` is linked into place, a file removed or replaced
-    /// (`mv` over it) since it was opened fails, named, instead of leaving
-    /// a `.gz` of a file that is no longer there.
-    func checkStillNamed() throws(CompressionError) {
+    /// The last look at the original, just before its `.gz` is linked into
+    /// place, in one `fstatat` of its name: it must still name the open file
+    /// (a file removed or replaced, `mv` over it, since it was opened fails,
+    /// named, instead of leaving a `.gz` of a file that is no longer there),
+    /// and `length` bytes read to its end must be the file
+    /// (``checkRead(_:size:)``, with the size that `fstatat` gave: the same
+    /// inode as the open file's, so its size).
+    func checkReadAndStillNamed(_ length: Int64) throws(CompressionError) {
         // An open file keeps its device and inode: only the name needs a look.
         var named = stat()
         guard withCName(plan.name, { fstatat(folderDescriptor, $0, &named, AT_SYMLINK_NOFOLLOW) }) == 0 else {
@@ -103,6 +105,7 @@ final class SourceFile: Sendable {
             throw .system(action: "cannot inspect", errno: errno)
         }
         if FileIdentity(named) != identity { throw .replaced }
+        try checkRead(length, size: Int64(named.st_size))
     }
 
     /// Fills all of `buffer` from `offset`. A file that ends sooner changed
@@ -124,12 +127,15 @@ final class SourceFile: Sendable {
             let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
             if count < 0 {
                 if errno == EINTR { continue }
+                // Opened with O_NONBLOCK (see init), which regular files ignore;
+                // should one not, it is cleared and the read tried again.
+                if errno == EAGAIN, fcntl(descriptor, F_SETFL, 0) == 0 { continue }
                 throw .system(action: "cannot read", errno: errno)
             }
             if count == 0 { break }
             filled += count
             // A regular file reads short only at its end: where it was planned
-            // to end, that is the end (checkRead's fstat catches growth),
+            // to end, that is the end (the last look's fstatat catches growth),
             // without one more pread to see 0. Elsewhere, read until 0.
             if filled < buffer.count, plan.size > 0, offset + Int64(filled) == plan.size { break }
         }
@@ -139,7 +145,8 @@ final class SourceFile: Sendable {
     /// Throws unless the file still has its planned size: called after its
     /// last byte was read, it catches a file that grew meanwhile.
     func checkUnchanged() throws(CompressionError) {
-        try checkRead(plan.size)
+        guard let size = currentSize() else { throw .system(action: "cannot inspect", errno: errno) }
+        try checkRead(plan.size, size: size)
     }
 
     /// Decides whether `length` bytes, read to the end of the file, are the
@@ -152,8 +159,9 @@ final class SourceFile: Sendable {
     ///   yes. Such a file is a pseudo-file (`/sys` says 4096 for every file).
     /// - Otherwise it changed size during the run: it fails, naming the
     ///   planned size and the size read.
-    func checkRead(_ length: Int64) throws(CompressionError) {
-        guard let size = currentSize() else { throw .system(action: "cannot inspect", errno: errno) }
+    ///
+    /// `size` is the file's size now, from an `fstat` taken after the last read.
+    func checkRead(_ length: Int64, size: Int64) throws(CompressionError) {
         if length == plan.size {
             guard size == plan.size else { throw .changedSize(expected: plan.size, actual: size) }
             return

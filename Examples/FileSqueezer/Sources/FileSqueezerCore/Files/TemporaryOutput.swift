@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// A `.gz` being written: a temporary file in its destination folder,
 /// which only ``commit(keeping:force:synchronous:)`` gives the final name.
@@ -21,7 +22,8 @@ import Darwin
 /// ```
 ///
 /// - **Unnamed where possible.** The file is made with `O_TMPFILE` in the
-///   folder's descriptor and linked into place through `/proc/self/fd/N`
+///   folder's descriptor and linked into place by its descriptor
+///   (`AT_EMPTY_PATH`, as root) or through `/proc/self/fd/N`
 ///   (`linkat` refuses an existing name: the no-overwrite rule in one call).
 ///   Until then it has no name, so nothing is left if the process dies,
 ///   even by `kill -9`.
@@ -34,7 +36,11 @@ import Darwin
 /// Registered in ``TemporaryFiles`` from creation until committed or
 /// discarded, so an interrupt can remove it from any thread. Exactly one of
 /// `commit` and `discard` ends it; `commit` discards the file itself when it fails.
-struct TemporaryOutput: Sendable {
+///
+/// A class: it travels with its original through each file's state (a
+/// tuple copied in and out of ``SegmentedFileStateMachine``), where a
+/// struct of five references cost five retains and releases per copy.
+final class TemporaryOutput: Sendable {
     /// Set (to anything) in the environment, the named fallback is used even
     /// where `O_TMPFILE` works: a testing hook.
     static let forceNamedEnvironmentVariable = "FILE_SQUEEZER_NAMED_TEMPORARIES"
@@ -176,17 +182,10 @@ struct TemporaryOutput: Sendable {
     /// `force`, to a temporary name first, then renamed over the destination.
     /// - Returns: `errno` on failure.
     private func linkUnnamed(force: Bool) -> Int32? {
-        #if os(Linux)
-        let source = Array("/proc/self/fd/\(descriptor)".utf8)
-        #else
-        let source: [UInt8] = []  // not reached: no O_TMPFILE (unnamedPossible)
-        #endif
         let name = force ? TemporaryName.next() : destinationName
         let registered = force ? temporaryFiles.insert(folder, name) : nil
         defer { if let registered { temporaryFiles.remove(registered) } }
-        guard withCName(source, { from in
-            withCName(name) { linkat(AT_FDCWD, from, folderDescriptor, $0, AT_SYMLINK_FOLLOW) }
-        }) == 0 else { return errno }
+        if let failure = withCName(name, { linkDescriptor(to: $0) }) { return failure }
         guard force else { return nil }
         let renamed = withCName(name) { from in
             withCName(destinationName) { renameat(folderDescriptor, from, folderDescriptor, $0) }
@@ -195,6 +194,29 @@ struct TemporaryOutput: Sendable {
         if !renamed { _ = withCName(name) { unlinkat(folderDescriptor, $0, 0) } }
         return renamed ? nil : code
     }
+
+    /// Links the unnamed file to `name` in its folder. - Returns: `errno` on failure.
+    ///
+    /// By its descriptor (`AT_EMPTY_PATH`) where the process may
+    /// (`CAP_DAC_READ_SEARCH`, as root): no path is looked up. Elsewhere the
+    /// kernel says `ENOENT` (or `EPERM`), remembered for the run, and the
+    /// link goes through `/proc/self/fd/N`, which costs a walk through `/proc`.
+    private func linkDescriptor(to name: UnsafePointer<CChar>) -> Int32? {
+        #if os(Linux)
+        if Self.linksByDescriptor.load(ordering: .relaxed) {
+            if linkat(descriptor, "", folderDescriptor, name, emptyPathFlag) == 0 { return nil }
+            guard errno == ENOENT || errno == EPERM else { return errno }
+            Self.linksByDescriptor.store(false, ordering: .relaxed)
+        }
+        let source = Array("/proc/self/fd/\(descriptor)".utf8)
+        return withCName(source) { linkat(AT_FDCWD, $0, folderDescriptor, name, AT_SYMLINK_FOLLOW) } == 0 ? nil : errno
+        #else
+        return ENOTSUP  // not reached: no O_TMPFILE (unnamedPossible)
+        #endif
+    }
+
+    /// Whether ``linkDescriptor(to:)`` still tries `AT_EMPTY_PATH` first.
+    private static let linksByDescriptor = Atomic<Bool>(true)
 
     /// Closes and removes the temporary file.
     func discard() {
@@ -214,9 +236,11 @@ struct TemporaryOutput: Sendable {
     }
 }
 
-/// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), a macro Swift does not import.
+/// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), a macro Swift does not import,
+/// and `AT_EMPTY_PATH` (Linux's 0x1000).
 #if os(Linux)
 private let unnamedFlag: Int32 = 0o20000000 | O_DIRECTORY
+private let emptyPathFlag: Int32 = 0x1000
 #else
 private let unnamedFlag: Int32 = 0
 #endif

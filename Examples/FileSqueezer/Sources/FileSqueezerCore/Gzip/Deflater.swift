@@ -80,7 +80,7 @@ extension Deflater {
     ///
     /// ```swift
     /// let (crc, length) = try deflater.deflateToEnd(of: source, into: output, isCancelled: { false }) { _ in }
-    /// try source.checkRead(length)
+    /// try source.checkReadAndStillNamed(length)
     /// ```
     ///
     /// - Returns: The CRC-32 of what was read, and its length.

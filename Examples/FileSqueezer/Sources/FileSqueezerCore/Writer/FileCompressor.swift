@@ -101,14 +101,14 @@ struct FileCompressor: Sendable {
 
     /// The end of every file, whole or in segments, once its trailer is
     /// written: checks that the `bytesRead` bytes were all of the original
-    /// (``SourceFile/checkRead(_:)``: it did not change) and that its name
-    /// still names it (``SourceFile/checkStillNamed()``), then moves the
+    /// (it did not change) and that its name still names it
+    /// (``SourceFile/checkReadAndStillNamed(_:)``), then moves the
     /// output into place. Nothing is left behind when it throws.
     func end(_ source: SourceFile, _ output: TemporaryOutput, bytesRead: Int64) throws(CompressionError) {
         do {
-            try source.checkRead(bytesRead)
-            // Removed or replaced (mv) since it was opened: no .gz of a file that is gone.
-            try source.checkStillNamed()
+            // Changed size, or removed or replaced (mv) since it was opened:
+            // no .gz of a file that is gone. One fstatat answers both.
+            try source.checkReadAndStillNamed(bytesRead)
         } catch {
             output.discard()
             throw error

@@ -48,7 +48,9 @@ import ConcurrencyToolkit
 ///   on this file, added up: its segments (opening, reading, deflating),
 ///   their writes, and its ending when a job did it. The achieved
 ///   parallelism (their sum over the wall time) so stays at most `jobs`.
-/// - **Progress.** Reported as segments are written, so it only grows.
+/// - **Progress.** Reported as segments are written, so it only grows; a
+///   file of one segment (not streamed) reports none, its bytes count with
+///   its outcome (`unread`).
 /// - **A whole file** is one segment, read to its end, that streams: its
 ///   output is written whenever it holds a chunk's worth and progress is
 ///   reported after every chunk, so memory stays at one chunk's output
