@@ -23,8 +23,13 @@ final class MonitoredExecutorCore: Sendable {
     let label: String
     let createdAt = MonotonicClock.now
     let state = Lock(Queue())
+    /// The recording running where the executor was created (its trace:
+    /// MonitoredExecutorCore+Trace.swift); nil almost always.
+    let recorder: TraceRecorder?
+
     init(label: String) {
         self.label = label
+        recorder = Instrumentation.currentRecorder
     }
 
     /// Queues `job`; `executor` is the one it runs isolated to. Runners keep
@@ -32,7 +37,12 @@ final class MonitoredExecutorCore: Sendable {
     /// then (a job keeps its actor, and the actor its executor).
     func enqueue(_ job: UnownedJob, executor: UnownedSerialExecutor) {
         let now = MonotonicClock.now
-        let action = state.withLock { $0.enqueue(job, priority: job.priority.rawValue, now: now) }
+        let tracing = isTracing
+        let (action, changes) = state.withLock { queue in
+            (queue.enqueue(job, priority: job.priority.rawValue, now: now), tracing ? queue.traceChanges : nil)
+        }
+        // Before the wake: once the job runs, its caller may end the recording.
+        if let changes { traceQueued(changes) }
         perform(action, executor: executor)
     }
 
@@ -71,9 +81,17 @@ final class MonitoredExecutorCore: Sendable {
     private func drain(band: Int, executor: UnownedSerialExecutor) {
         let thread = CurrentThread.id
         var finished = false
+        var traceID: UInt64 = 0  // the running job's id in the trace; 0: not traced
         var now = MonotonicClock.now
         while true {
-            let action = state.withLock { $0.next(band: band, now: now, finished: finished, thread: thread) }
+            let tracing = traceID != 0 || isTracing
+            let (action, changes) = state.withLock { queue in
+                (queue.next(band: band, now: now, finished: finished, thread: thread), tracing ? queue.traceChanges : nil)
+            }
+            if let changes {
+                let starts = if case .run = action { true } else { false }
+                traceID = traceStep(changes, finishedID: finished ? traceID : nil, starts: starts)
+            }
             switch action {
             case .run(let job):
                 job.runSynchronously(on: executor)
