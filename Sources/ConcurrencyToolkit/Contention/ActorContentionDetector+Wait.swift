@@ -11,7 +11,7 @@ extension ActorContentionDetector {
     /// if !(await ActorContentionDetector.waitForReports(within: .seconds(3))) {
     ///     print("(a contention report may be missing: it was not delivered within 3 s)")
     /// }
-    /// printSummary(collectedContentions)
+    /// print("done: every contention report that was due is in the handler's hands")
     /// ```
     ///
     /// Due are the episodes that ended before the call, and those going on

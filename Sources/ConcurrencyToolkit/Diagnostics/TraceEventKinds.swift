@@ -84,6 +84,20 @@ enum TimelineEffect {
     case none
 }
 
+extension TraceEvent.Kind {
+    /// What this event changes in a monitored actor's track (its queue depth,
+    /// its jobs running, the summary's figures), or nil: read by
+    /// TraceTimeline+Actors.swift.
+    var actorChange: TraceTimeline.ActorChange? {
+        switch self {
+        case .actorJobQueued(let actor, let depth): .init(actor: actor, depth: depth)
+        case .actorJobStarted(let actor, let depth, let waited): .init(actor: actor, depth: depth, running: 1, waited: waited)
+        case .actorJobFinished(let actor, let ran): .init(actor: actor, running: 0, ran: ran)
+        default: nil
+        }
+    }
+}
+
 extension TraceTimeline.Category {
     /// How this row looks and reads in every export.
     struct Look {

@@ -1,9 +1,9 @@
 extension TraceTimeline {
     /// One monitored actor in a trace: its queue depth and running jobs over
     /// time (the JSON's counter track, the band under the actor's SVG row),
-    /// and what the summary's table says of it. Built from the
-    /// `actorJob…` events alone; their jobs are also intervals, drawn on the
-    /// actor's row like any work.
+    /// and what the summary's table says of it. Built from the events'
+    /// `actorChange` (TraceEventKinds.swift); their jobs are also intervals,
+    /// drawn on the actor's row like any work.
     struct ActorTrack: Equatable {
         /// The counters after one change.
         struct Sample: Equatable {
@@ -38,6 +38,17 @@ extension TraceTimeline {
         }
     }
 
+    /// What one event changes in an actor's track (TraceEventKinds.swift says
+    /// which events do): a new depth or running count, a job's wait when it
+    /// started (begins a job), how long it ran when it returned (ends one).
+    struct ActorChange {
+        var actor: String
+        var depth: Int? = nil
+        var running: Int? = nil
+        var waited: UInt64? = nil
+        var ran: UInt64? = nil
+    }
+
     /// The actors' tracks, in order of their first event. The events of one
     /// actor come from several threads and are appended out of order; their
     /// times are stamped under the executor's lock, strictly increasing, so
@@ -58,22 +69,17 @@ extension TraceTimeline {
             tracks[actor] = ActorTrack(label: actor)
         }
         for event in events {
-            switch event.kind {
-            case .actorJobQueued(let actor, let depth):
-                track(actor)
-                changes[actor, default: []].append(Change(time: event.time, depth: depth))
-            case .actorJobStarted(let actor, let depth, let waited):
-                track(actor)
-                changes[actor, default: []].append(Change(time: event.time, depth: depth, running: 1))
+            guard let change = event.kind.actorChange else { continue }
+            let actor = change.actor
+            track(actor)
+            changes[actor, default: []].append(Change(time: event.time, depth: change.depth, running: change.running))
+            if let waited = change.waited {
                 tracks[actor]?.waits.append(waited)
                 running[event.id] = (actor, event.time)
-            case .actorJobFinished(let actor, let ran):
-                track(actor)
-                changes[actor, default: []].append(Change(time: event.time, running: 0))
+            }
+            if let ran = change.ran {
                 let startedInRecording = running.removeValue(forKey: event.id) != nil && event.id != 0
                 tracks[actor]?.busy &+= startedInRecording ? ran : min(ran, event.time)
-            default:
-                continue
             }
         }
         for (actor, start) in running.values { tracks[actor]?.busy &+= end > start ? end - start : 0 }
