@@ -6,9 +6,10 @@
 /// actor's jobs come from every task that calls it, and the runtime says
 /// nothing of the caller when it enqueues a job. While nothing records
 /// anywhere, the executor pays a load and a branch per enqueue and per job,
-/// and makes no event; an executor created outside any recording pays the
-/// load of a nil recorder. After its recording ended, its events are late
-/// ones: dropped and counted, as the recorder's other late events are.
+/// and makes no event; an executor created outside any recording checks a
+/// constant. After its recording ended, its events are late ones: dropped
+/// and counted, as the recorder's other late events are (the executor holds
+/// the recorder weakly: once the recording's owner lets it go, none are made).
 ///
 /// ```swift
 /// // snippet: skip (internal: the core's enqueue and drain)
@@ -19,7 +20,7 @@ extension MonitoredExecutorCore {
     /// Whether to copy the trace's changes out of the lock: a recorder was
     /// captured and some recording runs (the recorder drops late events).
     @inline(__always)
-    var isTracing: Bool { recorder != nil && Instrumentation.isRecordingAnywhere }
+    var isTracing: Bool { isTraced && Instrumentation.isRecordingAnywhere }
 
     /// Records an enqueue.
     func traceQueued(_ changes: QueueTraceChanges) {

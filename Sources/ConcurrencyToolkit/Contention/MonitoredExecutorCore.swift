@@ -24,12 +24,18 @@ final class MonitoredExecutorCore: Sendable {
     let createdAt = MonotonicClock.now
     let state = Lock(Queue())
     /// The recording running where the executor was created (its trace:
-    /// MonitoredExecutorCore+Trace.swift); nil almost always.
-    let recorder: TraceRecorder?
+    /// MonitoredExecutorCore+Trace.swift); nil almost always. Weak: a
+    /// long-lived actor does not keep a finished recording's events alive.
+    weak let recorder: TraceRecorder?
+    /// Whether it was created in a recording: checked first, so an executor
+    /// created outside any pays no weak load.
+    let isTraced: Bool
 
     init(label: String) {
         self.label = label
-        recorder = Instrumentation.currentRecorder
+        let recorder = Instrumentation.currentRecorder
+        self.recorder = recorder
+        isTraced = recorder != nil
     }
 
     /// Queues `job`; `executor` is the one it runs isolated to. Runners keep
