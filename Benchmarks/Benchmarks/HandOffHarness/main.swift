@@ -10,7 +10,10 @@
 // default 200,000), SLOW (iterations of a thread round trip, default 5,000),
 // HANDOFFS (round trips of the C ping-pong, default 5,000), ONLY (a substring:
 // run only the cases whose name contains it), IDLE (set: measure instead the CPU
-// an idle executor uses over IDLE_SECONDS, default 10, after its last job).
+// an idle executor uses over IDLE_SECONDS, default 10, after its last job),
+// ACTORS (set: the actor executor cases of ActorCases.swift instead, with HOPS
+// hops per round, default 100,000, BATCHES of 10,000 jobs, default 10, and
+// JOBS queue steps for the bookkeeping, default 1,000,000).
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +37,10 @@ if getenv("IDLE") != nil {
 }
 
 let rounds = setting("ROUNDS", 7)
-var cases = allCases(fast: setting("FAST", 200_000), slow: setting("SLOW", 5_000), handOffs: setting("HANDOFFS", 5_000))
+var cases =
+    getenv("ACTORS") != nil
+    ? actorCases(hops: setting("HOPS", 100_000), batches: setting("BATCHES", 10), bookkeepingJobs: setting("JOBS", 1_000_000))
+    : allCases(fast: setting("FAST", 200_000), slow: setting("SLOW", 5_000), handOffs: setting("HANDOFFS", 5_000))
 if let only = getenv("ONLY").map({ String(cString: $0) }) { cases = cases.filter { $0.name.contains(only) } }
 let selected = cases
 

@@ -5,7 +5,9 @@ import ConcurrencyToolkit
 /// actor and `BlockingSerialExecutor` (issue 28's goal: at most 1.5x a
 /// default actor's hop, at most 50 ns of bookkeeping per job): an
 /// uncontended hop from outside, a contended hop (8 tasks calling at once),
-/// and 10,000 jobs from 8 tasks.
+/// and 10,000 jobs from 8 tasks. The cost table in Performance.md comes from
+/// the same cases in interleaved rounds (HandOffHarness/ActorCases.swift,
+/// Scripts/actor-executor.sh): package-benchmark runs them one after another.
 func actorExecutorBenchmarks() {
     let kinds: [(name: String, make: @Sendable () -> any BenchCounter)] = [
         ("default actor (peer)", { DefaultCounter() }),

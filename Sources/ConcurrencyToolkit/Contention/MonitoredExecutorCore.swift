@@ -23,8 +23,19 @@ final class MonitoredExecutorCore: Sendable {
     let label: String
     let createdAt = MonotonicClock.now
     let state = Lock(Queue())
+    /// The recording running where the executor was created (its trace:
+    /// MonitoredExecutorCore+Trace.swift); nil almost always. Weak: a
+    /// long-lived actor does not keep a finished recording's events alive.
+    weak let recorder: TraceRecorder?
+    /// Whether it was created in a recording: checked first, so an executor
+    /// created outside any pays no weak load.
+    let isTraced: Bool
+
     init(label: String) {
         self.label = label
+        let recorder = Instrumentation.currentRecorder
+        self.recorder = recorder
+        isTraced = recorder != nil
     }
 
     /// Queues `job`; `executor` is the one it runs isolated to. Runners keep
@@ -32,7 +43,12 @@ final class MonitoredExecutorCore: Sendable {
     /// then (a job keeps its actor, and the actor its executor).
     func enqueue(_ job: UnownedJob, executor: UnownedSerialExecutor) {
         let now = MonotonicClock.now
-        let action = state.withLock { $0.enqueue(job, priority: job.priority.rawValue, now: now) }
+        let tracing = isTracing
+        let (action, changes) = state.withLock { queue in
+            (queue.enqueue(job, priority: job.priority.rawValue, now: now), tracing ? queue.traceChanges : nil)
+        }
+        // Before the wake: once the job runs, its caller may end the recording.
+        if let changes { traceQueued(changes) }
         perform(action, executor: executor)
     }
 
@@ -71,9 +87,17 @@ final class MonitoredExecutorCore: Sendable {
     private func drain(band: Int, executor: UnownedSerialExecutor) {
         let thread = CurrentThread.id
         var finished = false
+        var traceID: UInt64 = 0  // the running job's id in the trace; 0: not traced
         var now = MonotonicClock.now
         while true {
-            let action = state.withLock { $0.next(band: band, now: now, finished: finished, thread: thread) }
+            let tracing = traceID != 0 || isTracing
+            let (action, changes) = state.withLock { queue in
+                (queue.next(band: band, now: now, finished: finished, thread: thread), tracing ? queue.traceChanges : nil)
+            }
+            if let changes {
+                let starts = if case .run = action { true } else { false }
+                traceID = traceStep(changes, finishedID: finished ? traceID : nil, starts: starts)
+            }
             switch action {
             case .run(let job):
                 job.runSynchronously(on: executor)

@@ -67,6 +67,8 @@ struct MonitoredQueue<Job, Waker> {
     /// Thread running the current job (0: none), and when that job started.
     private(set) var holderThread: UInt64 = 0
     private(set) var holderStartedAt: UInt64 = 0
+    /// What the trace reads of the last changes (copied out only while one records).
+    private(set) var traceChanges = QueueTraceChanges()
 
     // MARK: Events
 
@@ -74,6 +76,7 @@ struct MonitoredQueue<Job, Waker> {
         heap.push(.init(job: job, priority: priority, enqueuedAt: now, order: nextOrder))
         nextOrder &+= 1
         stats.enqueued(depth: heap.count, now: now)
+        traceChanges.queued(now: now, depth: heap.count)
         guard !running else { return .none }
         running = true
         return wake(band: Self.band(of: priority))
@@ -84,6 +87,7 @@ struct MonitoredQueue<Job, Waker> {
     mutating func next(band: Int, now: UInt64, finished: Bool, thread: UInt64) -> NextAction {
         if finished {
             stats.finished(startedAt: holderStartedAt, now: now)
+            traceChanges.finished(now: now, ran: now > holderStartedAt ? now - holderStartedAt : 0)
             holderThread = 0
         }
         guard let top = heap.topPriority else {
@@ -96,6 +100,8 @@ struct MonitoredQueue<Job, Waker> {
         }
         let entry = heap.pop()!
         stats.started(enqueuedAt: entry.enqueuedAt, depth: heap.count, now: now)
+        traceChanges.started(
+            now: now, waited: now > entry.enqueuedAt ? now - entry.enqueuedAt : 0, depth: heap.count)
         holderThread = thread
         holderStartedAt = now
         return .run(entry.job)

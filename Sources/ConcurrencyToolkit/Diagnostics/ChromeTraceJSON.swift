@@ -7,6 +7,8 @@
 ///   `cat` and `id`), shown on the process's async tracks.
 /// - Markers and misuse → thread-scoped instants (`"i"`, `"s":"t"`).
 /// - Row and process names → metadata (`"M"`), main sorted first.
+/// - Each monitored actor → a counter track (`"C"`, named `actor LABEL`)
+///   with a sample per change: `queue depth` and `running` (0 or 1).
 enum ChromeTraceJSON {
     static func render(_ timeline: TraceTimeline) -> String {
         let pid = "1"
@@ -53,6 +55,13 @@ enum ChromeTraceJSON {
             add([("name", string(instant.name)), ("cat", string(instant.kind.look.key)),
                  ("ph", string("i")), ("s", string("t")), ("pid", pid), ("tid", "\(tids[instant.role] ?? instant.thread)"),
                  ("ts", TraceFormatting.microseconds(instant.time))])
+        }
+        for actor in timeline.actors {
+            let name = string(TraceTimeline.Role.actor(label: actor.label).name(threads: [:]))
+            for sample in actor.samples {
+                add([("name", name), ("ph", string("C")), ("pid", pid), ("ts", TraceFormatting.microseconds(sample.time)),
+                     ("args", "{\"queue depth\":\(sample.depth),\"running\":\(sample.running)}")])
+            }
         }
         return "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"discardedEventCount\":\(timeline.discardedEventCount)},"
             + "\"traceEvents\":[\n" + lines.joined(separator: ",\n") + "\n]}\n"

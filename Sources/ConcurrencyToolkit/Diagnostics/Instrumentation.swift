@@ -64,6 +64,11 @@ enum Instrumentation {
         activeRecordings.load(ordering: .relaxed) == 0 ? nil : recorder
     }
 
+    /// Whether any recording runs in the process: one relaxed load. What a
+    /// component that captured a recorder checks before it builds an event.
+    @inline(__always)
+    static var isRecordingAnywhere: Bool { activeRecordings.load(ordering: .relaxed) != 0 }
+
     /// Records a standalone event for the current task's recording, if any.
     @inline(__always)
     static func emit(_ kind: @autoclosure () -> TraceEvent.Kind) {

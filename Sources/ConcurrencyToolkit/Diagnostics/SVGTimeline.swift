@@ -35,7 +35,7 @@ enum SVGTimeline {
             y = bottom
         }
 
-        let (legend, height) = legend(top: y + 20)
+        let (legend, height) = legend(top: y + 20, actors: !timeline.actors.isEmpty)
         let width = SVGTimelinePanel.labelWidth + SVGTimelinePanel.plotWidth + 20
         let subtitle = "\(TraceFormatting.duration(timeline.duration)) · \(counted(timeline.threads.count, "OS thread")) in "
             + "\(counted(timeline.rows.count, "row")) · \(counted(timeline.eventCount, "event"))"
@@ -61,8 +61,9 @@ enum SVGTimeline {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
-    /// The legend's elements and the picture's full height.
-    private static func legend(top: Double) -> ([String], Double) {
+    /// The legend's elements and the picture's full height; `actors`: the
+    /// trace has monitored actors (their job colour and queue band).
+    private static func legend(top: Double, actors: Bool) -> ([String], Double) {
         var legend: [String] = []
         var lx = 8.0
         var ly = top
@@ -70,10 +71,15 @@ enum SVGTimeline {
             lx += width
             if lx > SVGTimelinePanel.labelWidth + SVGTimelinePanel.plotWidth - 120 { (lx, ly) = (8, ly + 20) }
         }
-        for category in TraceTimeline.Category.allCases {
+        for category in TraceTimeline.Category.allCases where actors || !category.look.inLegendOnlyWhenUsed {
             legend.append(E.rect(lx, ly, 14, SVGTimelinePanel.barHeight, fill: color(category)))
             legend.append(E.text(lx + 18, ly + 10, category.label))
             advance(40 + E.textWidth(category.label))
+        }
+        if actors {
+            legend.append(E.rect(lx, ly, 14, SVGTimelinePanel.barHeight, fill: SVGActorQueue.color))
+            legend.append(E.text(lx + 18, ly + 10, SVGActorQueue.legendLabel))
+            advance(40 + E.textWidth(SVGActorQueue.legendLabel))
         }
         for kind in TraceTimeline.Instant.Kind.allCases {
             legend.append(E.triangle(lx + 6, ly, fill: kind.look.color))

@@ -1,6 +1,7 @@
 /// One time range of a timeline drawn across the SVG's width: its time axis,
-/// a row per role (`main`, each lane, other threads; work nested inside other
-/// work one line lower), then the waits, task time and work that moved
+/// a row per role (`main`, each lane, each monitored actor with its queue
+/// depth under its jobs, other threads; work nested inside other work one
+/// line lower), then the waits, task time and work that moved
 /// between threads, a row group per kind. The overview is the whole
 /// recording; the focus panel is a short, busy stretch of it, magnified.
 struct SVGTimelinePanel {
@@ -35,12 +36,15 @@ struct SVGTimelinePanel {
                 return (interval, min(depth, Self.maximumDepth))
             }
             let depth = onRow.map(\.depth).max() ?? 0
-            let height = Double(depth + 1) * Self.rowHeight + 8
+            let actor = timeline.actors.first { .actor(label: $0.label) == row.role }
+            let barsHeight = Double(depth + 1) * Self.rowHeight + 8
+            let height = barsHeight + (actor == nil ? 0 : SVGActorQueue.bandHeight)
             let threads = row.threads.map(String.init).joined(separator: " ")
             var group = ["<g class=\"row\" data-row=\"\(TraceFormatting.xmlEscaped(row.name))\" data-threads=\"\(threads)\">"]
             group.append(E.rect(0, y, Self.labelWidth + Self.plotWidth, height, fill: index % 2 == 0 ? "#f4f4f4" : "#ffffff"))
             group.append(E.text(8, y + 15, row.name, weight: "bold", title: rowTooltip(row)))
             group += bars(onRow.map { ($0.0, y + 4 + Double($0.depth) * Self.rowHeight) })
+            if let actor { group += SVGActorQueue.band(actor, in: self, top: y + barsHeight) }
             for instant in timeline.instants where instant.role == row.role && overlaps(instant.time, instant.time) {
                 let look = instant.kind.look
                 group.append(E.line(x(instant.time), y, x(instant.time), y + height, stroke: look.color))

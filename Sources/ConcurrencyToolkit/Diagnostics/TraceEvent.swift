@@ -60,6 +60,21 @@ public struct TraceEvent: Sendable, Hashable {
         /// emitted on the detector's watcher thread. Boxed like a misuse.
         indirect case actorContended(ActorContention)
 
+        // MARK: Monitored actors
+        /// A job was queued on the ``MonitoredActorExecutor`` labelled `actor`;
+        /// `depth` jobs wait now, this one included. An actor's events go into
+        /// the recording that was running where its executor was created (as
+        /// a ``ThrottledProgress``'s do), whichever task calls it; they are
+        /// timed under the executor's lock, so that its depths read in time
+        /// order are the depths its queue went through.
+        case actorJobQueued(actor: String, depth: Int)
+        /// A job of `actor` started after waiting `waited` nanoseconds; `depth`
+        /// jobs still wait. Its thread runs the actor until the job ends.
+        case actorJobStarted(actor: String, depth: Int, waited: UInt64)
+        /// That job returned (at its end or its next suspension) after running
+        /// `ran` nanoseconds.
+        case actorJobFinished(actor: String, ran: UInt64)
+
         // MARK: Actor-split helpers
         /// A throttled or batching helper started delivering `count` values:
         /// what the handler receives (`.progress`: 1 for `ThrottledProgress`,

@@ -9,7 +9,7 @@
 /// in `TraceTimeline.Category` or `TraceTimeline.Instant.Kind` with its
 /// `Look`. The exports then draw, export and summarize it with no further edit.
 /// (If it ends something badly, also its line in `outcome`; if it makes its
-/// thread serve a role of its own, as a job start makes it a lane, in `entersLane`.)
+/// thread serve a role of its own, as a job start makes it a lane, in `entersRole`.)
 extension TraceEvent.Kind {
     /// What this event does to the timeline.
     var timelineEffect: TimelineEffect {
@@ -54,6 +54,14 @@ extension TraceEvent.Kind {
             .instant(.stall, name: "\(stall)", closing: nil)
         case .actorContended(let contention):
             .instant(.contention, name: "\(contention)", closing: nil)
+        case .actorJobQueued:
+            .none
+        case .actorJobStarted(let actor, let depth, let waited):
+            .begin(
+                .actorJob, name: "\(actor) job",
+                details: [("actor", actor), ("waited", TraceFormatting.duration(waited)), ("still queued", "\(depth)")])
+        case .actorJobFinished(_, let ran):
+            .end(details: [("ran", TraceFormatting.duration(ran))])
         }
     }
 }
@@ -71,6 +79,23 @@ enum TimelineEffect {
     /// A point in time on the emitting thread; `closing`, when not nil, also
     /// ends the interval with the same id, with these details.
     case instant(TraceTimeline.Instant.Kind, name: String, closing: [(String, String)]?)
+    /// Nothing drawn by itself: it only changes a monitored actor's counters
+    /// (TraceTimeline+Actors.swift).
+    case none
+}
+
+extension TraceEvent.Kind {
+    /// What this event changes in a monitored actor's track (its queue depth,
+    /// its jobs running, the summary's figures), or nil: read by
+    /// TraceTimeline+Actors.swift.
+    var actorChange: TraceTimeline.ActorChange? {
+        switch self {
+        case .actorJobQueued(let actor, let depth): .init(actor: actor, depth: depth)
+        case .actorJobStarted(let actor, let depth, let waited): .init(actor: actor, depth: depth, running: 1, waited: waited)
+        case .actorJobFinished(let actor, let ran): .init(actor: actor, running: 0, ran: ran)
+        default: nil
+        }
+    }
 }
 
 extension TraceTimeline.Category {
@@ -91,6 +116,9 @@ extension TraceTimeline.Category {
         /// time (a child task or an async span may suspend and hop threads;
         /// drawing them on a thread would claim the thread was busy meanwhile).
         var runsOnOneThread = false
+        /// In the SVG legend only when the trace has some: a kind added after
+        /// traces without it were published, whose pictures stay as they were.
+        var inLegendOnlyWhenUsed = false
     }
 
     var look: Look {
@@ -105,6 +133,8 @@ extension TraceTimeline.Category {
         case .child: Look(label: "concurrentMap child", key: "child", color: "#72b7b2")
         case .span: Look(label: "span", key: "span", color: "#f58518", runsOnOneThread: true)
         case .asyncSpan: Look(label: "async span", key: "async-span", color: "#fdbf6f", textColor: "#000000")
+        case .actorJob:
+            Look(label: "monitored actor job", key: "actor-job", color: "#9467bd", runsOnOneThread: true, inLegendOnlyWhenUsed: true)
         }
     }
 
@@ -147,12 +177,15 @@ extension TraceTimeline.Interval {
 }
 
 extension TraceEvent.Kind {
-    /// The executor lane this event puts its thread in, until the interval it
-    /// begins ends: everything the thread emits meanwhile is that lane's work,
-    /// whatever the thread did before or does after.
-    var entersLane: (executor: String, index: Int)? {
-        if case .jobStarted(let executor, let lane) = self { return (executor, lane) }
-        return nil
+    /// The role this event puts its thread in (an executor lane, a monitored
+    /// actor), until the interval it begins ends: everything the thread emits
+    /// meanwhile is that role's work, whatever the thread did before or does after.
+    var entersRole: TraceTimeline.Role? {
+        switch self {
+        case .jobStarted(let executor, let lane): .lane(executor: executor, index: lane)
+        case .actorJobStarted(let actor, _, _): .actor(label: actor)
+        default: nil
+        }
     }
 
     /// How the interval this event ends went, when not simply well (returned,
@@ -200,6 +233,7 @@ extension TraceTimeline.Role {
         switch self {
         case .main: "main"
         case .lane(let executor, let index): "\(executor) lane \(index)"
+        case .actor(let label): "actor \(label)"
         case .thread(let id): threads[id]?.name ?? "thread · \(id)"
         }
     }

@@ -111,8 +111,9 @@ public final class TraceRecorder: Sendable {
         return token
     }
 
-    func append(_ kind: TraceEvent.Kind, id: UInt64) {
-        let now = MonotonicClock.now
+    /// Records `kind` with id `id` at `now` (by default, now; a monitored
+    /// actor passes the time it stamped under its lock).
+    func append(_ kind: TraceEvent.Kind, id: UInt64, at now: UInt64 = MonotonicClock.now) {
         let thread = CurrentThread.id
         // Per event: a Dispatch worker serves the main queue, a lane, another queue in turn.
         let onMain = CurrentThread.isMain

@@ -1,5 +1,5 @@
-/// The plain-text statistics: concurrency over time, time per kind, longest
-/// waits, what was pending at the end, misuse.
+/// The plain-text statistics: concurrency over time, time per kind, the
+/// monitored actors, longest waits, what was pending at the end, misuse.
 enum TraceSummary {
     static func render(_ timeline: TraceTimeline) -> String {
         var out = "Trace: \(TraceFormatting.duration(timeline.duration)), \(timeline.eventCount) events, "
@@ -32,6 +32,8 @@ enum TraceSummary {
             out += "  " + pad(row.name, 30) + padLeft(TraceFormatting.duration(busy), 11) + served + "\n"
         }
 
+        out += actorTable(timeline)
+
         let waits = timeline.intervals.filter(\.category.isWaiting).sorted { $0.duration > $1.duration }.prefix(5)
         if !waits.isEmpty {
             out += "\nLongest waits\n"
@@ -57,11 +59,11 @@ enum TraceSummary {
         return out
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
+    static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    private static func padLeft(_ text: String, _ width: Int) -> String {
+    static func padLeft(_ text: String, _ width: Int) -> String {
         text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text
     }
 }

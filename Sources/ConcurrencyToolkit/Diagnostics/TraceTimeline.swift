@@ -11,7 +11,7 @@
 struct TraceTimeline {
     /// A row group of bars; how each looks and reads is in TraceEventKinds.swift.
     enum Category: CaseIterable {
-        case jobRunning, jobQueued, continuationWait, delivery, child, span, asyncSpan
+        case jobRunning, jobQueued, continuationWait, delivery, child, span, asyncSpan, actorJob
     }
 
     /// What a thread was doing when it emitted an event: the row it is drawn in.
@@ -20,6 +20,9 @@ struct TraceTimeline {
         case main
         /// A thread while it ran a blocking job of `executor`'s lane `index`.
         case lane(executor: String, index: Int)
+        /// A thread while it ran a job of the monitored actor `label` (serial,
+        /// like a lane): the actor's row, with its queue depth under it.
+        case actor(label: String)
         /// Any other thread, doing anything else.
         case thread(UInt64)
     }
@@ -83,9 +86,12 @@ struct TraceTimeline {
     var discardedEventCount: Int
     var intervals: [Interval] = []
     var instants: [Instant] = []
-    /// Main first, then the lanes (by executor, then index), then other threads;
-    /// only roles with work or instants drawn in them.
+    /// Main first, then the lanes (by executor, then index), the monitored
+    /// actors, then other threads; only roles with work or instants drawn in
+    /// them, and every monitored actor.
     var rows: [Row] = []
+    /// Each monitored actor's jobs and queue over time, in order of first event.
+    var actors: [ActorTrack] = []
 
     init(_ trace: Trace) {
         threads = trace.threads
@@ -94,6 +100,7 @@ struct TraceTimeline {
         discardedEventCount = trace.discardedEventCount
         let servedBy = pair(trace.events)
         place()
+        actors = Self.actorTracks(trace.events, end: duration)
         rows = makeRows(servedBy)
     }
 
@@ -107,9 +114,7 @@ struct TraceTimeline {
         var laneOfThread: [UInt64: (role: Role, id: UInt64)] = [:]
         var servedBy: [Role: [UInt64]] = [:]
         func role(of event: TraceEvent) -> Role {
-            if let lane = event.kind.entersLane {
-                laneOfThread[event.threadID] = (.lane(executor: lane.executor, index: lane.index), event.id)
-            }
+            if let entered = event.kind.entersRole { laneOfThread[event.threadID] = (entered, event.id) }
             let role: Role =
                 if let lane = laneOfThread[event.threadID] { lane.role }
                 else if event.onMain || mainThreads.contains(event.threadID) { .main }
@@ -155,6 +160,8 @@ struct TraceTimeline {
                     end(event, role, closing)
                     leaveLane(event.id)
                 }
+            case .none:
+                break
             }
         }
         // Still open when the recording stopped: pending until the end.
@@ -170,6 +177,7 @@ struct TraceTimeline {
         var used: [Role] = []
         for interval in intervals where interval.isOnRow && !used.contains(interval.role) { used.append(interval.role) }
         for instant in instants where !used.contains(instant.role) { used.append(instant.role) }
+        for actor in actors where !used.contains(.actor(label: actor.label)) { used.append(.actor(label: actor.label)) }
         let byID = Dictionary(threads.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let threadOrder = Dictionary(threads.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         var executors: [String] = []
@@ -178,7 +186,8 @@ struct TraceTimeline {
             switch role {
             case .main: (0, 0, 0)
             case .lane(let executor, let index): (1, executors.firstIndex(of: executor) ?? 0, index)
-            case .thread(let id): (2, threadOrder[id] ?? Int.max, Int(truncatingIfNeeded: id))
+            case .actor(let label): (2, actors.firstIndex { $0.label == label } ?? Int.max, 0)
+            case .thread(let id): (3, threadOrder[id] ?? Int.max, Int(truncatingIfNeeded: id))
             }
         }
         return used.sorted { order($0) < order($1) }.map {

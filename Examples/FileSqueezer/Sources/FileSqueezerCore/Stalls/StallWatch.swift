@@ -51,18 +51,25 @@ final class StallWatch: Sendable {
         ActorContentionDetector.stop()
     }
 
-    /// Runs `operation`, then, if a stall still lasts, waits up to `settle`
+    /// Runs `operation`, then waits for the actor contention reports that
+    /// are due, up to `reports`, and, if a stall still lasts, up to `settle`
     /// for its end to be reported (the detector looks once per probe
     /// interval). Returns the operation's result and every stall so far, in
     /// the order they began.
+    ///
+    /// The contention wait ends as soon as the reports arrive: an episode
+    /// ends at the detector's next look after the run (its actor's queue is
+    /// empty then), and its report comes once the holder's stack is
+    /// symbolicated, which the first time takes up to a second (longer under
+    /// a sanitizer). A report later than `reports` misses the summary.
     func watching<Result>(
+        reports: Duration = .seconds(5),
         settle: Duration = StallDetector.defaultThreshold + StallDetector.defaultProbeInterval * 4,
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async -> Result
     ) async -> (Result, [RunStall]) {
         let result = await operation()
-        // An actor's contention is reported within a look (50 ms) of its end.
-        try? await Task.sleep(for: .milliseconds(120))
+        _ = await ActorContentionDetector.waitForReports(within: reports)
         await waitUntilNoneLasts(for: settle)
         return (result, stalls)
     }

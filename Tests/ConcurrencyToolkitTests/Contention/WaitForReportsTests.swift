@@ -1,0 +1,35 @@
+@testable import ConcurrencyToolkit
+import Testing
+import TestSupport
+
+extension TimingSensitive {
+    /// `ActorContentionDetector.waitForReports(within:)`: what a program calls
+    /// before its summary instead of a fixed sleep.
+    @Suite struct WaitForReportsTests {
+        @Test func returnsOnceTheDueReportWasDelivered() async {
+            let label = uniqueLabel("WaitForReports")
+            let counter = MonitoredCounter(label: label)
+            let delivered = Lock<[ActorContention]>([])
+            await ActorContentionDetector.recording(threshold: .milliseconds(20), report: { report in
+                if report.label == label { delivered.withLock { $0.append(report) } }
+            }) {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<3 { group.addTask { await counter.holdTheActorFor50ms() } }
+                }
+                let start = ContinuousClock.now
+                let done = await ActorContentionDetector.waitForReports(within: .seconds(10))
+                #expect(done)
+                #expect(delivered.withLock { $0.count } == 1)
+                #expect(ContinuousClock.now - start < .seconds(10))
+            }
+        }
+
+        @Test func givesUpWhenTheLimitPasses() async {
+            await ActorContentionDetector.recording(threshold: .milliseconds(20), report: { _ in }) {
+                let start = ContinuousClock.now
+                #expect(await ActorContentionDetector.waitForReports(within: .zero) == false)
+                #expect(ContinuousClock.now - start < .seconds(1))
+            }
+        }
+    }
+}
