@@ -16,9 +16,10 @@ extension ActorContentionDetector {
     ///
     /// Due are the episodes that ended before the call, and those going on
     /// that end within two looks of the watcher (an actor whose queue is
-    /// empty now ends its episode at the next look). It returns as soon as
-    /// the watcher has looked twice more and every report of those looks was
-    /// delivered (the handlers ran), or when `limit` has passed.
+    /// empty now ends its episode at the next look). The watcher is woken to
+    /// take those two looks at once, and this returns as soon as they are
+    /// done and every report of those looks was delivered (the handlers
+    /// ran), or when `limit` has passed.
     ///
     /// - Returns: `true` when the due reports were delivered, or when the
     ///   detector is not running (nothing is due); `false` when `limit`
@@ -32,6 +33,9 @@ extension ActorContentionDetector {
         let deadline = ContinuousClock.now.advanced(by: limit)
         // Two more whole looks: the one under way may have begun before the call.
         let target = watcher.looks.load(ordering: .relaxed) + 3
+        // Now, not an interval from now: each signal is one look without the wait.
+        watcher.poke()
+        watcher.poke()
         while watcher.looks.load(ordering: .relaxed) < target {
             guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
             try? await Task.sleep(for: .milliseconds(2))

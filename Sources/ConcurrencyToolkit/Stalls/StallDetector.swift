@@ -105,17 +105,21 @@ public enum StallDetector {
     /// StallDetector.stop()
     /// ```
     ///
-    /// A stall is reported at the watchdog's look after its end; a pool
-    /// stall one probe later (its end is a probe that runs promptly). So
-    /// this returns within about three probe intervals of the last stall's
-    /// end, and at once if the detector is not running. A stall still
-    /// lasting is waited for until `limit`; cancelling the calling task
-    /// ends the wait early.
+    /// It returns at once when no stall can still be reported (the usual
+    /// case: nothing lasts, no probe is late, no late answer is unseen), or
+    /// when the detector is not running. Otherwise it wakes the watchdog
+    /// for a look every few milliseconds until the report is delivered: a
+    /// stall's end is seen at the next look, a pool stall's one probe later
+    /// (its end is a probe that runs promptly). A stall still lasting is
+    /// waited for until `limit`; cancelling the calling task ends the wait.
     public static func waitForEndedReports(within limit: Duration = .seconds(5)) async {
         guard let watchdog = StallMonitor.shared.watchdog else { return }
-        // A stall that ended just now, between two looks, is seen by the next.
-        await watchdog.waitForLooks(1)
-        await watchdog.waitUntilNoStallLasts(within: limit)
+        let start = MonotonicClock.now
+        let nanoseconds = MonotonicClock.nanoseconds(limit)
+        while watchdog.mayHaveUnreportedStall() && MonotonicClock.now &- start < nanoseconds {
+            watchdog.poke()
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
+        }
     }
 
     /// Whether the detector runs (for the process or for a testing helper).

@@ -42,8 +42,11 @@ final class StallWatchdog: DemandDrivenWorker {
     private let poolProbes = poolPriorities.map { _ in StallProbe() }
     private let wake = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
-    /// Looks completed, for ``settle()``.
+    /// Looks completed, for ``waitForLooks(_:)``.
     let cycles = Atomic<UInt64>(0)
+    /// When the last completed look began reading the probes: an answer
+    /// after it is not yet known to the trackers.
+    private let lastLookRead = Atomic<UInt64>(0)
 
     init(configuration: Configuration, signal: Int32) {
         self.configuration = Lock(Versioned(configuration))
@@ -156,6 +159,7 @@ final class StallWatchdog: DemandDrivenWorker {
         // A look allocates nothing unless it reports: fixed arrays, indices.
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0.value }
+            let readAt = MonotonicClock.now
             // Every probe is looked at before anything slow (blaming), so no
             // look is delayed by another's.
             var anyOngoing = false
@@ -209,6 +213,7 @@ final class StallWatchdog: DemandDrivenWorker {
                 }
             }
             publishOngoing(watched)
+            lastLookRead.store(readAt, ordering: .relaxed)
             cycles.add(1, ordering: .relaxed)
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
         }
@@ -239,6 +244,25 @@ final class StallWatchdog: DemandDrivenWorker {
 }
 
 extension StallWatchdog {
+    /// Whether a stall may still be reported: one lasting or waiting for its
+    /// confirming probe, a probe on its way for the threshold or longer, or
+    /// a late answer the last look did not see. False in the usual case, so
+    /// ``StallDetector/waitForEndedReports(within:)`` returns at once.
+    func mayHaveUnreportedStall() -> Bool {
+        guard ongoing.withLock({ $0.isEmpty }) else { return true }
+        let threshold = configuration.withLock { $0.value.threshold }
+        let now = MonotonicClock.now
+        let seenUntil = lastLookRead.load(ordering: .relaxed)
+        for probe in [mainProbe] + poolProbes {
+            let status = probe.status
+            if let pending = status.pendingSince, now > pending, now &- pending >= threshold { return true }
+            if let answered = status.answered, answered.ranAt &- answered.sentAt >= threshold, answered.ranAt >= seenUntil {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Returns once the pool probe has answered, and the main probe too (or
     /// after 2 s without it: a process that never drains the main queue).
     func waitUntilProbesRun() async {

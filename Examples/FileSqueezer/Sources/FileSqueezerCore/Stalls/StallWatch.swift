@@ -12,12 +12,11 @@ import Synchronization
 /// StallWatch.stop()
 /// ```
 ///
-/// The detector reports each stall while it lasts (with the blocking
-/// threads' stacks) and again when it ends (with its whole duration); a
-/// stall that began and ended between two looks is reported once, ended,
-/// without stacks. One ``RunStall`` is kept per stall: the ongoing report
-/// gives the blame, the ended one the duration. At most one stall of a kind
-/// and priority lasts at a time, so the two pair up by kind and priority.
+/// The detector reports each stall once, when it ends, with its whole
+/// duration and the blocking threads' stacks. A stall that lasts 10 s is
+/// also reported while it lasts: then the ongoing report and the ended one
+/// make one ``RunStall``. At most one stall of a kind and priority lasts at
+/// a time, so the two pair up by kind and priority.
 ///
 /// Process-wide rather than a `withConcurrencyStallHandler` scope around the
 /// run: a report is delivered after its stacks are symbolicated (seconds
@@ -51,11 +50,12 @@ final class StallWatch: Sendable {
         ActorContentionDetector.stop()
     }
 
-    /// Runs `operation`, then waits for the actor contention reports that
-    /// are due, up to `reports`, and, if a stall still lasts, up to `settle`
-    /// for its end to be reported (the detector looks once per probe
-    /// interval). Returns the operation's result and every stall so far, in
-    /// the order they began.
+    /// Runs `operation`, then waits for the stall and actor contention
+    /// reports that are due, side by side, up to `reports` (both waits end
+    /// as soon as the reports are delivered, at once when none is due), and,
+    /// if a stall still lasts, up to `settle` for its end to be reported.
+    /// Returns the operation's result and every stall so far, in the order
+    /// they began.
     ///
     /// The contention wait ends as soon as the reports arrive: an episode
     /// ends at the detector's next look after the run (its actor's queue is
@@ -69,7 +69,9 @@ final class StallWatch: Sendable {
         _ operation: () async -> Result
     ) async -> (Result, [RunStall]) {
         let result = await operation()
-        _ = await ActorContentionDetector.waitForReports(within: reports)
+        async let contentions = ActorContentionDetector.waitForReports(within: reports)
+        await StallDetector.waitForEndedReports(within: reports)
+        _ = await contentions
         await waitUntilNoneLasts(for: settle)
         return (result, stalls)
     }
