@@ -7,6 +7,8 @@ import TestSupport
 /// no stall it returns at once. Each test in a child process of its own (the
 /// detector and its handler are process-wide).
 @Suite(.timingSensitive) struct WaitForEndedReportsTests {
+    // Exit tests exist on macOS and Linux only; stalls are captured on Linux.
+    #if os(macOS) || os(Linux)
     #if os(Linux)
     @Test func theLastStallIsReportedWhenItReturns() async throws {
         let result = try #require(
@@ -44,5 +46,6 @@ import TestSupport
             await StallDetector.waitForEndedReports(within: .seconds(30))  // not running: returns
         }
     }
+    #endif
     #endif
 }
