@@ -32,11 +32,11 @@ extension ActorContentionDetector {
         guard let watcher = ContentionDemand.shared.watcher else { return true }
         let deadline = ContinuousClock.now.advanced(by: limit)
         // Two more whole looks: the one under way may have begun before the call.
-        let target = watcher.looks.load(ordering: .relaxed) + 3
+        let target = watcher.looks.load(ordering: .acquiring) + 3
         // Now, not an interval from now: each signal is one look without the wait.
         watcher.poke()
         watcher.poke()
-        while watcher.looks.load(ordering: .relaxed) < target {
+        while watcher.looks.load(ordering: .acquiring) < target {
             guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
             try? await Task.sleep(for: .milliseconds(2))
         }

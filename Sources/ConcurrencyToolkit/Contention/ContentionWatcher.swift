@@ -72,7 +72,9 @@ final class ContentionWatcher: DemandDrivenWorker {
                 trackers[id] = tracker
             }
             trackers = trackers.filter { seen.contains($0.key) }
-            looks.add(1, ordering: .relaxed)
+            // Releasing: a waiter that reads the count (acquiring) sees this
+            // look's deliveries already queued ahead of its own.
+            looks.add(1, ordering: .releasing)
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
         }
     }
@@ -140,10 +142,10 @@ extension ContentionWatcher {
     /// Returns after the watcher has looked `count` more times (or 5 s)
     /// and the reports of those looks were delivered.
     func waitForLooks(_ count: UInt64) async {
-        let target = looks.load(ordering: .relaxed) + count + 1
+        let target = looks.load(ordering: .acquiring) + count + 1
         let start = MonotonicClock.now
-        while looks.load(ordering: .relaxed) < target && MonotonicClock.now &- start < 5_000_000_000 {
-            try? await Task.sleep(for: .milliseconds(2))
+        while looks.load(ordering: .acquiring) < target && MonotonicClock.now &- start < 5_000_000_000 {
+            do { try await Task.sleep(for: .milliseconds(2)) } catch { return }  // cancelled: stop waiting
         }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Self.deliveries.async { done.resume() }

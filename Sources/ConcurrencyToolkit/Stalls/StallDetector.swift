@@ -81,7 +81,10 @@ public enum StallDetector {
 
     /// Stops the detector started by ``start(threshold:probeInterval:)``:
     /// the watchdog thread and the probe tasks end within one probe
-    /// interval. A stall still lasting is not reported as ended.
+    /// interval. A stall still lasting is not reported as ended; a pool
+    /// stall that ended but waited for its confirming probe is reported as
+    /// ended, on the watchdog's thread, within that interval (after `stop()`
+    /// returns: call ``waitForEndedReports(within:)`` first to have it before).
     ///
     /// ```swift
     /// StallDetector.stop()
@@ -116,7 +119,10 @@ public enum StallDetector {
         guard let watchdog = StallMonitor.shared.watchdog else { return }
         let start = MonotonicClock.now
         let nanoseconds = MonotonicClock.nanoseconds(limit)
-        while watchdog.mayHaveUnreportedStall() && MonotonicClock.now &- start < nanoseconds {
+        // Until it is stopped (its last reports are then made on its thread).
+        while watchdog.mayHaveUnreportedStall() && MonotonicClock.now &- start < nanoseconds
+            && StallMonitor.shared.watchdog === watchdog
+        {
             watchdog.poke()
             do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
         }

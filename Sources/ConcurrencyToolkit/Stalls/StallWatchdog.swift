@@ -181,12 +181,17 @@ final class StallWatchdog: DemandDrivenWorker {
                 // recording that ends meanwhile must wait for this stall, not
                 // miss it.
                 publishOngoing(watched)
-                let kinds = Set(watched.filter { if case .reportOngoing = $0.action { true } else { false } }.map(\.kind))
-                let threads = blame.blockingThreads(for: kinds, mainActorThread: mainProbe.lastThread)
-                for index in watched.indices {
-                    // A stall going on after a blip keeps its first capture if this one finds nothing.
-                    if case .reportOngoing = watched[index].action, let found = threads[watched[index].kind], !found.isEmpty {
-                        watched[index].blamed = found
+                // A pool stall going on after a blip keeps the threads captured
+                // when it began: each thread is captured (a running one
+                // signalled) at most once per stall.
+                func needsCapture(_ entry: Watched) -> Bool {
+                    if case .reportOngoing = entry.action { entry.blamed.isEmpty } else { false }
+                }
+                let kinds = Set(watched.filter(needsCapture).map(\.kind))
+                if !kinds.isEmpty {
+                    let threads = blame.blockingThreads(for: kinds, mainActorThread: mainProbe.lastThread)
+                    for index in watched.indices where needsCapture(watched[index]) {
+                        watched[index].blamed = threads[watched[index].kind] ?? []
                     }
                 }
             }

@@ -69,6 +69,18 @@ final class Demands<Demand: Sendable, Worker: DemandDrivenWorker>: Sendable {
 
     private let state = Lock(State())
 
+    /// Sets `configuration` on `worker` unless a later change already did;
+    /// records the change's number even when the value is the same, so an
+    /// earlier change arriving after it cannot undo it. True if the value changed.
+    static func apply(_ configuration: Worker.Configuration, generation: UInt64, to worker: Worker) -> Bool {
+        worker.configuration.withLock { current in
+            guard generation > current.generation else { return false }
+            let changed = current.value != configuration
+            current = Versioned(configuration, generation: generation)
+            return changed
+        }
+    }
+
     /// What ``update(_:)`` does with the worker once the lock is released.
     private enum Action {
         case start(Worker), reconfigure(Worker, Worker.Configuration, UInt64), stop(Worker), none
@@ -136,12 +148,7 @@ final class Demands<Demand: Sendable, Worker: DemandDrivenWorker>: Sendable {
         switch action {
         case .start(let worker): worker.start()
         case .reconfigure(let worker, let configuration, let generation):
-            let changed = worker.configuration.withLock { current in
-                guard generation > current.generation, current.value != configuration else { return false }
-                current = Versioned(configuration, generation: generation)
-                return true
-            }
-            if changed { worker.poke() }
+            if Self.apply(configuration, generation: generation, to: worker) { worker.poke() }
         case .stop(let worker): worker.stop()
         case .none: break
         }

@@ -16,7 +16,7 @@ import Darwin
 /// spawnDetachedThread(named: "StallDetector") { print("watching") }
 /// ```
 func spawnDetachedThread(named owner: String, _ body: @escaping @Sendable () -> Void) {
-    let box = Unmanaged.passRetained(ThreadBody(name: String(owner.utf8.prefix(15))!, body)).toOpaque()
+    let box = Unmanaged.passRetained(ThreadBody(name: String(decoding: owner.utf8.prefix(15), as: UTF8.self), body)).toOpaque()
     #if canImport(Darwin)
     var thread: pthread_t?
     #else

@@ -19,7 +19,8 @@ extension TimingSensitive {
                 let start = ContinuousClock.now
                 let done = await ActorContentionDetector.waitForReports(within: .seconds(10))
                 #expect(done)
-                #expect(delivered.withLock { $0.count } == 1)
+                // At least one: on a loaded machine the three holders may reach the actor far enough apart to be two episodes.
+                #expect(delivered.withLock { $0.count } >= 1)
                 #expect(ContinuousClock.now - start < .seconds(10))
             }
         }

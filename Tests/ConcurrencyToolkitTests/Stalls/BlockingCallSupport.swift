@@ -41,9 +41,15 @@ enum BlockingCall: String, Sendable, CaseIterable {
     case usleep, nanosleep, poll, select, semTimedwait, condTimedwait, pipeRead
 
     /// The C function, as the report's first line must name it (`blocked in read`).
+    /// `sem_timedwait` is named from the caller's call instruction, which is
+    /// decoded on x86-64 only (`CallTarget`).
     var functionName: String {
         switch self {
+        #if arch(x86_64)
         case .semTimedwait: "sem_timedwait"
+        #else
+        case .semTimedwait: "a system call"
+        #endif
         case .condTimedwait: "pthread_cond_timedwait"
         case .pipeRead: "read"
         default: rawValue

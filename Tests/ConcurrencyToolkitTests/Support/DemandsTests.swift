@@ -53,4 +53,52 @@ import TestSupport
         demands.setProcessDemand(7)
         #expect(made.values.map { $0.events.values } == [["start 21", "stop"], ["start 71"]])
     }
+
+    /// Two changes racing to the worker: the later (5) sets the value it
+    /// already has, then the earlier (4) arrives. The later one's value stays.
+    @Test func anEarlierChangeArrivingLateDoesNotUndoALaterOne() {
+        let worker = FakeWorker(configuration: 10)
+        #expect(Demands<Int, FakeWorker>.apply(10, generation: 5, to: worker) == false)
+        #expect(Demands<Int, FakeWorker>.apply(30, generation: 4, to: worker) == false)
+        #expect(worker.configuration.withLock { $0.value } == 10)
+        #expect(Demands<Int, FakeWorker>.apply(30, generation: 6, to: worker) == true)
+        #expect(worker.configuration.withLock { $0.value } == 30)
+    }
+
+    /// The worker is started, poked and stopped after the demands' lock is
+    /// released: a worker that asks the demands from those calls would
+    /// deadlock otherwise.
+    @Test func theWorkerIsCalledOutsideTheLock() {
+        let made = Collected<ReentrantWorker>()
+        let holder = Collected<Demands<Int, ReentrantWorker>>()
+        let demands = Demands<Int, ReentrantWorker>(
+            configure: { _, all in all.min() },
+            makeWorker: { configuration in
+                let worker = ReentrantWorker(configuration: configuration, demands: holder)
+                made.append(worker)
+                return worker
+            })
+        holder.append(demands)
+        let first = demands.add(5)
+        let second = demands.add(3)
+        demands.remove(second)
+        demands.remove(first)
+        #expect(made.values.first?.sawItself.values == [true, true, true, false])
+    }
+
+    final class ReentrantWorker: DemandDrivenWorker {
+        let configuration: Lock<Versioned<Int>>
+        let demands: Collected<Demands<Int, ReentrantWorker>>
+        /// For each call, whether the demands' worker was this one (read through the demands' lock).
+        let sawItself = Collected<Bool>()
+
+        init(configuration: Int, demands: Collected<Demands<Int, ReentrantWorker>>) {
+            self.configuration = Lock(Versioned(configuration))
+            self.demands = demands
+        }
+        private func look() { sawItself.append(demands.values.first?.worker === self) }
+        func start() { look() }
+        func poke() { look() }
+        func stop() { look() }
+    }
 }
