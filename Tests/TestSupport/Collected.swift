@@ -52,8 +52,12 @@ package final class Collected<Element: Sendable>: Sendable {
     }
 
     /// Hands out the first value (and forgets it) once there is one, or
-    /// `nil` after `limit`.
-    package func next(within limit: Duration = .seconds(10)) async -> Element? {
+    /// `nil` after `limit`. The default is long (30 s, like `eventually`'s
+    /// 20 s): on CI's 2-core machine the whole test process has been seen to
+    /// start no new task for 11 s while the serialized end-to-end tests and
+    /// a sanitizer's first symbolication held the pool's threads, and a
+    /// value that does come must not be reported missing.
+    package func next(within limit: Duration = .seconds(30)) async -> Element? {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if let first = removeFirst() { return first }
