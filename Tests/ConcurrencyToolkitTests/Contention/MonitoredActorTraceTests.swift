@@ -22,20 +22,27 @@ import TestSupport
         let gate = Counter()
         let recorder = TraceRecorder()
         let actor = await recorder.record { () -> MonitoredCounter in
-            let actor = MonitoredCounter(label: label)
-            let holder = Task { await actor.hold(until: gate) }
-            #expect(await eventually { actor.executor.statistics.jobs == 1 })
-            var callers: [Task<Void, Never>] = []
-            for depth in 1...3 {
-                callers.append(Task { await actor.increment() })
-                #expect(await eventually { actor.executor.statistics.queueDepth == depth })
-            }
-            gate.increment()
-            await holder.value
-            for caller in callers { await caller.value }
-            // The last job's end is recorded just after its caller resumes.
-            #expect(await eventually { finished(label, in: recorder.trace) == 4 })
-            return actor
+            // All at `.high`: on Linux each priority has its own pool threads.
+            // The holder blocks one of them until the callers queue, and each
+            // caller needs a free one to start; at the test's own priority the
+            // serialized end-to-end tests hold another of the two, and then
+            // no caller (nor any other test of the process) could start.
+            await Task(priority: .high) { () -> MonitoredCounter in
+                let actor = MonitoredCounter(label: label)
+                let holder = Task { await actor.hold(until: gate) }
+                #expect(await eventually { actor.executor.statistics.jobs == 1 })
+                var callers: [Task<Void, Never>] = []
+                for depth in 1...3 {
+                    callers.append(Task { await actor.increment() })
+                    #expect(await eventually { actor.executor.statistics.queueDepth == depth })
+                }
+                gate.increment()
+                await holder.value
+                for caller in callers { await caller.value }
+                // The last job's end is recorded just after its caller resumes.
+                #expect(await eventually { finished(label, in: recorder.trace) == 4 })
+                return actor
+            }.value
         }
         return Scripted(label: label, trace: recorder.trace, statistics: actor.executor.statistics)
     }
