@@ -143,10 +143,8 @@ extension ContentionWatcher {
     /// and the reports of those looks were delivered.
     func waitForLooks(_ count: UInt64) async {
         let target = looks.load(ordering: .acquiring) + count + 1
-        let start = MonotonicClock.now
-        while looks.load(ordering: .acquiring) < target && MonotonicClock.now &- start < 5_000_000_000 {
-            do { try await Task.sleep(for: .milliseconds(2)) } catch { return }  // cancelled: stop waiting
-        }
+        _ = await poll(every: .milliseconds(2), within: .seconds(5)) { looks.load(ordering: .acquiring) >= target }
+        if Task.isCancelled { return }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Self.deliveries.async { done.resume() }
         }

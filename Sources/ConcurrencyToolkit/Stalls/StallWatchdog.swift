@@ -271,28 +271,17 @@ extension StallWatchdog {
     /// Returns once the pool probe has answered, and the main probe too (or
     /// after 2 s without it: a process that never drains the main queue).
     func waitUntilProbesRun() async {
-        let start = MonotonicClock.now
-        while MonotonicClock.now &- start < 2_000_000_000 {
-            if poolAnswered && mainAnswered { return }
-            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }  // cancelled: stop waiting
-        }
+        _ = await poll(every: .milliseconds(5), within: .seconds(2)) { poolAnswered && mainAnswered }
     }
 
     /// Returns once no stall lasts (its ended report delivered), or after `limit`.
     func waitUntilNoStallLasts(within limit: Duration) async {
-        let start = MonotonicClock.now
-        let nanoseconds = MonotonicClock.nanoseconds(limit)
-        while !ongoing.withLock({ $0.isEmpty }) && MonotonicClock.now &- start < nanoseconds {
-            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }  // cancelled: stop waiting
-        }
+        _ = await poll(every: .milliseconds(5), within: limit) { ongoing.withLock { $0.isEmpty } }
     }
 
     /// Returns after the watchdog has looked `count` more times (or 5 s).
     func waitForLooks(_ count: UInt64) async {
         let target = cycles.load(ordering: .relaxed) + count + 1
-        let start = MonotonicClock.now
-        while cycles.load(ordering: .relaxed) < target && MonotonicClock.now &- start < 5_000_000_000 {
-            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }  // cancelled: stop waiting
-        }
+        _ = await poll(every: .milliseconds(5), within: .seconds(5)) { cycles.load(ordering: .relaxed) >= target }
     }
 }
