@@ -41,6 +41,27 @@ enum CallTarget {
         #endif
     }
 
+    /// Where a call instruction went, for any `call rel32` (a function of
+    /// the same image, or a PLT entry, followed to the function it jumps to)
+    /// and `call *disp32(%rip)`. Nil for a call through a register, or an
+    /// unreadable byte. Used to check that a word that looks like a leaf
+    /// function's return address came from a call into that leaf.
+    static func destination(calledBefore returnAddress: UInt, read: Read) -> UInt? {
+        #if arch(x86_64)
+        guard returnAddress > 16 else { return nil }
+        var before = [UInt8](repeating: 0, count: 6)
+        guard before.withUnsafeMutableBytes({ read(returnAddress &- 6, $0) }) == 6 else { return nil }
+        if before[1] == 0xE8 {
+            let target = returnAddress &+ UInt(bitPattern: Int(int32(before, at: 2)))
+            guard let slot = slotThroughPLT(at: target, read: read) else { return target }
+            return word(at: slot, read: read)
+        }
+        return function(calledBefore: returnAddress, read: read)
+        #else
+        return nil
+        #endif
+    }
+
     /// The slot a PLT entry jumps through: `[endbr64] [bnd] jmp *disp32(%rip)`.
     static func slotThroughPLT(at entry: UInt, read: Read) -> UInt? {
         var bytes = [UInt8](repeating: 0, count: 11)

@@ -25,6 +25,9 @@
 enum StackWalk {
     /// How far up from the stack pointer a frame record is looked for, in words.
     static let scanLimit = 2048
+    /// How far above the stack pointer a leaf's return address is looked for,
+    /// in words (what it pushed before it was stopped: saved registers).
+    static let leafScan = 8
 
     /// The frames, innermost first: `programCounter`, then return addresses.
     /// `words[i]` is the word at `stackPointer + 8 * i`. `isInnermostCode`
@@ -33,10 +36,20 @@ enum StackWalk {
     /// while they stay there, and the first that leaves it (the return into
     /// the code that made the call); above that, only the frame-pointer chain
     /// counts, since the caller's locals may hold stale return addresses.
+    ///
+    /// `framePointer` is the interrupted thread's frame-pointer register, for
+    /// a thread stopped by a signal (a thread asleep in the kernel has none to
+    /// give). When it points at a valid frame record, the walk starts there,
+    /// not with a scan. The interrupted function may not own that record (a
+    /// leaf that sets up no frame, or one stopped in its prologue): then its
+    /// own return address lies in the few words above the stack pointer, and
+    /// is kept when `callReaches` says the call before it reached the
+    /// interrupted code (nil: it cannot tell, so only a word right at the
+    /// stack pointer, or the next, is kept).
     static func frames(
-        programCounter: UInt, stackPointer: UInt, words: UnsafeBufferPointer<UInt>, maxFrames: Int = 128,
-        isInnermostCode: (UInt) -> Bool = { _ in true }, isLastFrame: (UInt) -> Bool = { _ in false },
-        isReturnAddress: (UInt) -> Bool
+        programCounter: UInt, stackPointer: UInt, framePointer: UInt? = nil, words: UnsafeBufferPointer<UInt>,
+        maxFrames: Int = 128, isInnermostCode: (UInt) -> Bool = { _ in true }, isLastFrame: (UInt) -> Bool = { _ in false },
+        callReaches: (UInt) -> Bool? = { _ in nil }, isReturnAddress: (UInt) -> Bool
     ) -> [UInt] {
         let wordSize = UInt(MemoryLayout<UInt>.size)
         let top = stackPointer &+ UInt(words.count) &* wordSize
@@ -59,29 +72,42 @@ enum StackWalk {
         }
 
         var frames = [programCounter]
-        var record: UInt?
         let limit = min(words.count, scanLimit)
-        // The innermost code's frames, and the first return out of it. A
-        // frame record is not looked for before that: the frame pointer the
-        // C library saves is its caller's, which may have set none (and so
-        // name a frame further out, skipping the caller).
-        var index = 0
-        var leftInnermostCode = false
-        while index < limit && frames.count < maxFrames && !leftInnermostCode {
-            if isReturnAddress(words[index]) {
-                frames.append(words[index])
-                leftInnermostCode = !isInnermostCode(words[index])
+        /// The scan: return addresses while they stay in the innermost code,
+        /// then the first frame record above them.
+        func scanForRecord() -> UInt? {
+            // The innermost code's frames, and the first return out of it. A
+            // frame record is not looked for before that: the frame pointer the
+            // C library saves is its caller's, which may have set none (and so
+            // name a frame further out, skipping the caller).
+            var index = 0
+            var leftInnermostCode = false
+            while index < limit && frames.count < maxFrames && !leftInnermostCode {
+                if isReturnAddress(words[index]) {
+                    frames.append(words[index])
+                    leftInnermostCode = !isInnermostCode(words[index])
+                }
+                index += 1
             }
-            index += 1
+            if !leftInnermostCode { index = 0 }  // all one image: look for a record from the start
+            while index < limit {
+                let address = stackPointer &+ UInt(index) &* wordSize
+                if isFrameRecord(at: address) { return address }
+                index += 1
+            }
+            return nil
         }
-        if !leftInnermostCode { index = 0 }  // all one image: look for a record from the start
-        while index < limit {
-            let address = stackPointer &+ UInt(index) &* wordSize
-            if isFrameRecord(at: address) {
-                record = address
+        let record: UInt?
+        if let framePointer, isFrameRecord(at: framePointer) {
+            let owned = word(at: framePointer &+ wordSize)
+            let leafWords = min(Int((framePointer &- stackPointer) / wordSize), leafScan, words.count)
+            for index in 0..<leafWords where isReturnAddress(words[index]) {
+                if words[index] != owned, callReaches(words[index]) ?? (index <= 1) { frames.append(words[index]) }
                 break
             }
-            index += 1
+            record = framePointer
+        } else {
+            record = scanForRecord()
         }
         guard var address = record else { return frames }
         while frames.count < maxFrames {

@@ -117,7 +117,10 @@ struct StallBlame {
                 let label = id == mainActorThread ? mainQueue : 0
                 return (ThreadStackCapture.Capture(addresses: frames, queueLabel: label), call.number >= 0 ? call.number : nil)
             case .running:
-                guard let capture = ThreadStackCapture.capture(thread: Int32(truncatingIfNeeded: id), onlyIfRunning: true) else {
+                guard
+                    let capture = ThreadStackCapture.capture(
+                        thread: Int32(truncatingIfNeeded: id), onlyIfRunning: true, regions: regions, isLastFrame: isInSwiftJobRun)
+                else {
                     continue
                 }
                 return (capture, nil)

@@ -24,8 +24,7 @@ import Darwin
 /// print(StallCaptureCost.interruptedCalls)   // 0 unless a signal found a call
 /// ```
 ///
-/// Everything here returns nil (or 0) on platforms without `/proc` and
-/// `backtrace()`.
+/// Everything here returns nil (or 0) on platforms without `/proc`.
 @_spi(Benchmarks)
 public enum StallCaptureCost {
     /// The calling thread's kernel id (`gettid()`), the id the captures take.
@@ -76,14 +75,20 @@ public enum StallCaptureCost {
     }
 
     /// Nanoseconds of one capture of `thread`, running, as a stall captures
-    /// it: its state read from `/proc`, then the signal, the handler's
-    /// `backtrace()` on that thread, and the wait for it. Nil if the thread
-    /// was not running or did not answer. `frames` gets the number of frames.
+    /// it: its state read from `/proc`, then the signal, the handler's copy
+    /// of the stack on that thread, the wait for it, and the unwinding of the
+    /// copy. The memory map is read before the clock starts (once per stall,
+    /// not per thread). Nil if the thread was not running or did not answer.
+    /// `frames` gets the number of frames.
     public static func runningCapture(thread: UInt64, frames: UnsafeMutablePointer<Int>? = nil) -> UInt64? {
         #if os(Linux) && canImport(Glibc)
         guard ThreadStackCapture.prepare(signal: StallDetector.captureSignal) else { return nil }
+        let regions = MemoryRegions.current()
         let start = MonotonicClock.now
-        guard let capture = ThreadStackCapture.capture(thread: Int32(truncatingIfNeeded: thread), onlyIfRunning: true) else {
+        guard
+            let capture = ThreadStackCapture.capture(
+                thread: Int32(truncatingIfNeeded: thread), onlyIfRunning: true, regions: regions)
+        else {
             return nil
         }
         let elapsed = MonotonicClock.now - start

@@ -8,11 +8,12 @@ import Darwin
 #endif
 import Synchronization
 
-/// Captures another thread's stack while it runs (or blocks): the watchdog
-/// sends the thread a signal; the handler, on that thread, writes the raw
-/// return addresses into storage allocated up front and posts a semaphore;
-/// the watchdog then symbolicates them. One capture at a time (a lock
-/// makes concurrent callers take turns).
+/// Captures another thread's stack while it runs: the watchdog sends the
+/// thread a signal; the handler, on that thread, copies its registers and
+/// the stack above its stack pointer into storage allocated up front and
+/// posts a semaphore; the watchdog then unwinds the copy (``StackWalk``, as
+/// for a thread asleep in the kernel) and symbolicates it. One capture at a
+/// time (a lock makes concurrent callers take turns).
 ///
 /// **The signal** is `SIGPROF` by default (``StallDetector/captureSignal``
 /// changes it before the first start): libdispatch blocks every
@@ -23,21 +24,21 @@ import Synchronization
 /// handler installed before it (a profiler's, say). A signal is ours only
 /// when a capture is armed and it came from `tgkill` in this process.
 ///
-/// **In the handler** (async-signal-safe): an atomic exchange, glibc's
-/// `backtrace()`, `dispatch_queue_get_label(NULL)` (a thread-local read:
-/// which queue the thread drains, so the thread running the main actor is
-/// known even after `dispatch_main()` handed the main queue to a worker
-/// thread, as an async `main` does on Linux), stores into preallocated memory, `sem_post` (which POSIX
-/// lists as async-signal-safe). `backtrace()` is not on POSIX's list only
-/// because its first call loads libgcc's unwinder with `dlopen` (which
-/// allocates); ``prepare(signal:)`` calls it once first. After that it
-/// unwinds with the DWARF call-frame information (so frames of libc, built
-/// without frame pointers, are walked too) through `dl_iterate_phdr`, whose
-/// lock is recursive and held only briefly by other threads, and allocates
-/// nothing. The stress test takes thousands of captures from threads that
-/// allocate and lock without pause.
+/// **In the handler** only what cannot fault or block: an atomic exchange,
+/// register reads from the signal's context, `dispatch_queue_get_label(NULL)`
+/// (a thread-local read: which queue the thread drains, so the thread running
+/// the main actor is known even after `dispatch_main()` handed the main queue
+/// to a worker thread, as an async `main` does on Linux), one `pread` of
+/// `/proc/self/mem` (a read that runs past the stack's mapping stops there:
+/// it returns fewer bytes, never a fault), `sem_post`; `errno` is restored.
+/// It does **not** unwind: glibc's `backtrace()`, which it used to call,
+/// follows the call-frame information from wherever the thread was stopped,
+/// and where that information is wrong for the instruction (seen in an
+/// AddressSanitizer build) it reads through a garbage address and crashes
+/// the program it watches. The copy is unwound on the watchdog, where every
+/// read of code goes through ``ProcessMemory`` too. The stress test takes
+/// thousands of captures from threads that allocate and lock without pause.
 enum ThreadStackCapture {
-    private typealias BacktraceFunction = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
     private typealias TgkillFunction = @convention(c) (pid_t, pid_t, Int32) -> Int32
     private typealias QueueLabelFunction = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
 
@@ -53,27 +54,31 @@ enum ThreadStackCapture {
         // @unchecked: the raw memory is written by the handler only while
         // `armed` was exchanged from true, and read by the watchdog only after
         // `done` was posted.
-        static let capacity = 128
+        /// How much of the stack the handler copies, from the stack pointer up.
+        static let stackBytes = 64 * 1024
         let armed = Atomic<Bool>(false)
-        let addresses = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: capacity)
-        let count = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        let stack = UnsafeMutableRawPointer.allocate(byteCount: stackBytes, alignment: MemoryLayout<UInt>.alignment)
+        let stackRead = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         let programCounter = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        let stackPointer = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        let framePointer = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
         let queueLabel = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
         let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
         let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
-        let backtrace: BacktraceFunction
         let tgkill: TgkillFunction
         let queueLabelOf: QueueLabelFunction
         /// The main queue's label pointer: the thread draining the main queue reports it.
         let mainQueueLabel: UInt
         let processID = getpid()
+        /// `/proc/self/mem`, which the handler reads the stack through.
+        let memory: ProcessMemory
 
         init?() {
             let handle = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
-            guard let backtrace = dlsym(handle, "backtrace"), let tgkill = dlsym(handle, "tgkill"),
+            guard let memory = ProcessMemory.shared, let tgkill = dlsym(handle, "tgkill"),
                 let label = dlsym(handle, "dispatch_queue_get_label"), let mainQueue = dlsym(handle, "_dispatch_main_q")
             else { return nil }
-            self.backtrace = unsafeBitCast(backtrace, to: BacktraceFunction.self)
+            self.memory = memory
             self.tgkill = unsafeBitCast(tgkill, to: TgkillFunction.self)
             self.queueLabelOf = unsafeBitCast(label, to: QueueLabelFunction.self)
             self.mainQueueLabel = UInt(bitPattern: queueLabelOf(OpaquePointer(mainQueue)))
@@ -87,14 +92,12 @@ enum ThreadStackCapture {
     nonisolated(unsafe) private static var slot: Slot?
 
     /// Installs the handler for `signal` (once per process; later calls with
-    /// another signal keep the first) and warms `backtrace()` up. Returns
-    /// false where it cannot (no `backtrace` in this libc).
+    /// another signal keep the first). Returns false where it cannot (no
+    /// `/proc/self/mem` to read stacks through, or no `tgkill`).
     static func prepare(signal: Int32) -> Bool {
         installed.withLock { installed in
             if installed.slot != nil { return true }
             guard let slot = Slot() else { return false }
-            var warm = [UnsafeMutableRawPointer?](repeating: nil, count: 4)
-            _ = slot.backtrace(&warm, 4)  // loads libgcc's unwinder now, not in a handler
             Self.slot = slot
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = signalHandler
@@ -112,17 +115,22 @@ enum ThreadStackCapture {
     ///
     /// With `onlyIfRunning`, the thread is signalled only if `/proc` says it
     /// runs (so it is in user space, where a signal interrupts no system
-    /// call), asked again just before the signal.
-    static func capture(thread id: Int32, timeout: UInt64 = 200_000_000, onlyIfRunning: Bool = false) -> Capture? {
+    /// call), asked again just before the signal. `regions` says which
+    /// addresses are code (read now if not given); `isLastFrame`: see
+    /// ``StackWalk/frames(programCounter:stackPointer:framePointer:words:maxFrames:isInnermostCode:isLastFrame:callReaches:isReturnAddress:)``.
+    static func capture(
+        thread id: Int32, timeout: UInt64 = 200_000_000, onlyIfRunning: Bool = false, regions: MemoryRegions? = nil,
+        isLastFrame: (UInt) -> Bool = { _ in false }
+    ) -> Capture? {
         // One slot: captures from two threads (two watchdogs' lifetimes
-        // overlapping, a test) take turns. Held across the wait on purpose:
-        // the handler never takes it, so it cannot deadlock with it.
+        // overlapping, a test) take turns. Held across the wait and the walk
+        // on purpose: the handler never takes it, so it cannot deadlock with it.
         oneAtATime.withLock { count in
             count &+= 1
             #if os(Linux)
             if onlyIfRunning && ThreadStatus.of(thread: UInt64(id)) != .running { return nil }
             #endif
-            return captureAlone(thread: id, timeout: timeout)
+            return captureAlone(thread: id, timeout: timeout, regions: regions, isLastFrame: isLastFrame)
         }
     }
 
@@ -136,7 +144,9 @@ enum ThreadStackCapture {
     /// value at the address of its header, which ThreadSanitizer then reports).
     private static let oneAtATime = Lock(0)
 
-    private static func captureAlone(thread id: Int32, timeout: UInt64) -> Capture? {
+    private static func captureAlone(
+        thread id: Int32, timeout: UInt64, regions: MemoryRegions?, isLastFrame: (UInt) -> Bool
+    ) -> Capture? {
         let (installedSlot, signal) = installed.withLock { ($0.slot, $0.signal) }
         guard let slot = installedSlot else { return nil }
         slot.armed.store(true, ordering: .sequentiallyConsistent)
@@ -158,14 +168,31 @@ enum ThreadStackCapture {
                 break
             }
         }
-        let count = Int(max(0, slot.count.pointee))
-        var frames = (0..<count).map { UInt(bitPattern: slot.addresses[$0]) }
-        // Drop the handler's own frames: everything before the interrupted instruction.
-        if let start = frames.firstIndex(of: slot.programCounter.pointee) {
-            frames.removeFirst(start)
-        }
-        if Self.isAtSystemCall(slot.programCounter.pointee) { interrupted.add(1, ordering: .relaxed) }
+        let programCounter = slot.programCounter.pointee
+        if Self.isAtSystemCall(programCounter) { interrupted.add(1, ordering: .relaxed) }
+        let frames = unwind(slot: slot, regions: regions ?? MemoryRegions.current(), isLastFrame: isLastFrame)
         return Capture(addresses: frames, queueLabel: slot.queueLabel.pointee)
+    }
+
+    /// The frames in the handler's copy of the stack: from the frame pointer
+    /// where it points at a frame record (Swift code keeps one), else by the
+    /// scan a blocked thread's stack is walked with (the C library's code,
+    /// which uses the register for other things).
+    private static func unwind(slot: Slot, regions: MemoryRegions, isLastFrame: (UInt) -> Bool) -> [UInt] {
+        let programCounter = slot.programCounter.pointee
+        let wordCount = max(0, slot.stackRead.pointee) / MemoryLayout<UInt>.size
+        let words = UnsafeBufferPointer(start: slot.stack.assumingMemoryBound(to: UInt.self), count: wordCount)
+        var calls = ReturnAddressCheck(memory: slot.memory, regions: regions)
+        let code = regions.region(containing: programCounter)?.start
+        return StackWalk.frames(
+            programCounter: programCounter, stackPointer: slot.stackPointer.pointee, framePointer: slot.framePointer.pointee,
+            words: words, isInnermostCode: { regions.region(containing: $0)?.start == code }, isLastFrame: isLastFrame,
+            callReaches: { returnAddress in
+                // The call went to the function the thread was stopped in: at or below it, and not far.
+                CallTarget.destination(calledBefore: returnAddress) { slot.memory.read(at: $0, into: $1) }
+                    .map { $0 <= programCounter && programCounter &- $0 < 1 << 20 }
+            }
+        ) { calls.isReturnAddress($0) }
     }
 
     /// Whether the instruction at, or just before, `address` is `syscall`
@@ -195,11 +222,19 @@ enum ThreadStackCapture {
         if let info, info.pointee.si_code == SI_TKILL, info.pointee._sifields._kill.si_pid == slot.processID,
             slot.armed.exchange(false, ordering: .sequentiallyConsistent)
         {
-            slot.programCounter.pointee = programCounter(context)
+            let savedErrno = errno  // the interrupted code may be about to read it
+            let registers = registers(context)
+            slot.programCounter.pointee = registers.programCounter
+            slot.stackPointer.pointee = registers.stackPointer
+            slot.framePointer.pointee = registers.framePointer
             // DISPATCH_CURRENT_QUEUE_LABEL: a thread-local read, no lock.
             slot.queueLabel.pointee = UInt(bitPattern: slot.queueLabelOf(nil))
-            slot.count.pointee = slot.backtrace(slot.addresses, Int32(Slot.capacity))
+            // The stack from the stack pointer up, through /proc/self/mem: at
+            // the end of the mapping the read stops short instead of faulting.
+            slot.stackRead.pointee = registers.stackPointer == 0 ? 0
+                : max(0, pread(slot.memory.descriptor, slot.stack, Slot.stackBytes, off_t(Int(bitPattern: registers.stackPointer))))
             sem_post(slot.done)
+            errno = savedErrno
             return
         }
         // Not ours: chain to the handler installed before.
@@ -213,16 +248,22 @@ enum ThreadStackCapture {
         }
     }
 
-    /// The interrupted instruction's address, from the signal's context.
-    private static func programCounter(_ context: UnsafeMutableRawPointer?) -> UInt {
-        guard let context else { return 0 }
+    /// The interrupted instruction's address, stack pointer and frame
+    /// pointer, from the signal's context (zeros where unknown).
+    private static func registers(_ context: UnsafeMutableRawPointer?) -> (
+        programCounter: UInt, stackPointer: UInt, framePointer: UInt
+    ) {
+        guard let context else { return (0, 0, 0) }
         let machine = context.assumingMemoryBound(to: ucontext_t.self)
         #if arch(x86_64)
-        return UInt(bitPattern: Int(machine.pointee.uc_mcontext.gregs.16))  // REG_RIP
+        let registers = machine.pointee.uc_mcontext.gregs
+        // REG_RIP, REG_RSP, REG_RBP
+        return (UInt(bitPattern: Int(registers.16)), UInt(bitPattern: Int(registers.15)), UInt(bitPattern: Int(registers.10)))
         #elseif arch(arm64)
-        return UInt(machine.pointee.uc_mcontext.pc)
+        let registers = machine.pointee.uc_mcontext
+        return (UInt(registers.pc), UInt(registers.sp), UInt(registers.regs.29))
         #else
-        return 0
+        return (0, 0, 0)
         #endif
     }
 }

@@ -104,4 +104,72 @@ import TestSupport
     @Test func anEmptyStackIsTheProgramCounterAlone() {
         #expect(walk([]) == [0x1004])
     }
+
+    // A running thread, stopped by a signal: the frame-pointer register is known.
+
+    private func walkStopped(
+        _ words: [UInt], programCounter: UInt = 0x5104, framePointer: UInt, callReaches: @escaping (UInt) -> Bool? = { _ in nil }
+    ) -> [UInt] {
+        words.withUnsafeBufferPointer { buffer in
+            StackWalk.frames(
+                programCounter: programCounter, stackPointer: 0x8000, framePointer: framePointer, words: buffer,
+                isInnermostCode: isLibrary, callReaches: callReaches, isReturnAddress: isReturnAddress)
+        }
+    }
+
+    /// A busy function that owns its frame: the chain starts at the
+    /// register, and a stale return address in its locals is not a frame.
+    @Test func aStoppedFunctionWithItsOwnFrameIsFollowedFromTheRegister() {
+        let stack: [UInt] = [
+            0x0,  // 0x8000: the busy function's locals
+            0x530A,  // 0x8008: a stale return address
+            0x8020,  // 0x8010: its frame record
+            0x540A,  // 0x8018: return into its caller
+            0x8030,  // 0x8020: the caller's record
+            0x550A,
+            0x0,  // 0x8030: chain ends
+            0x560A,
+        ]
+        #expect(walkStopped(stack, framePointer: 0x8010, callReaches: { _ in false }) == [0x5104, 0x540A, 0x550A, 0x560A])
+    }
+
+    /// Stopped in a leaf that set up no frame (`memset`, say): the register
+    /// is still its caller's, whose own frame would be skipped; the leaf's
+    /// return address just above the stack pointer is kept when its call
+    /// reached the leaf.
+    @Test func aLeafsReturnAddressIsKeptWhenItsCallReachedTheLeaf() {
+        let stack: [UInt] = [
+            0x520A,  // 0x8000: the leaf's return into the busy function
+            0x0,  // 0x8008: the busy function's locals
+            0x8020,  // 0x8010: the busy function's record
+            0x540A,
+            0x8030,  // 0x8020
+            0x550A,
+            0x0,  // 0x8030
+            0x0,
+        ]
+        let stopped = walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) { $0 == 0x520A }
+        #expect(stopped == [0x1004, 0x520A, 0x540A, 0x550A])
+        // Its call did not reach the leaf: a stale word, left out.
+        #expect(walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) { _ in false } == [0x1004, 0x540A, 0x550A])
+        // It cannot tell (a call through a register): kept right at the stack pointer only.
+        #expect(walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) == [0x1004, 0x520A, 0x540A, 0x550A])
+    }
+
+    /// The register holds no frame record (the C library uses it for data):
+    /// the walk scans, as for a sleeping thread.
+    @Test func aFramePointerThatIsNoRecordFallsBackToTheScan() {
+        let stack: [UInt] = [
+            0x0,
+            0x112A,  // 0x8008: return into the library
+            0x520A,  // 0x8010: return into the caller
+            0x0,
+            0x8030,  // 0x8020: the caller's record
+            0x540A,
+            0x8040,  // 0x8030: outer's record
+            0x550A,
+            0x0,  // 0x8040: chain ends
+        ]
+        #expect(walkStopped(stack, programCounter: 0x1004, framePointer: 0xDEAD_BEE0) == [0x1004, 0x112A, 0x520A, 0x540A, 0x550A])
+    }
 }

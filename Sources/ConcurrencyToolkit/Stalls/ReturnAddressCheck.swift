@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if os(Linux)
+/// Whether a word on a stack is a return address: it points into executable
+/// memory, just after a call instruction. The code is read through
+/// ``ProcessMemory`` (a library unmapped meanwhile gives "no", not a crash).
+/// Remembers what it read. Both captures unwind with it: a thread asleep in
+/// the kernel (``BlockedStackCapture``) and a running one (``ThreadStackCapture``).
+///
+/// ```swift
+/// // snippet: skip (internal: the captures' return-address test)
+/// var check = ReturnAddressCheck(memory: memory, regions: MemoryRegions.current())
+/// let isFrame = check.isReturnAddress(word)
+/// ```
+struct ReturnAddressCheck {
+    let memory: ProcessMemory
+    let regions: MemoryRegions
+    var known: [UInt: Bool] = [:]
+
+    mutating func isReturnAddress(_ address: UInt) -> Bool {
+        guard address > 8, regions.isExecutable(address &- 1) else { return false }
+        if let answer = known[address] { return answer }
+        var bytes: (UInt64, UInt64) = (0, 0)
+        let read = withUnsafeMutableBytes(of: &bytes) { memory.read(at: address &- 8, into: $0) }
+        let answer = read >= 8 && withUnsafeBytes(of: &bytes) { Self.endsWithCall(Array($0.prefix(8))) }
+        known[address] = answer
+        return answer
+    }
+
+    /// Whether the 8 bytes before a return address end with a call instruction.
+    static func endsWithCall(_ b: [UInt8]) -> Bool {
+        #if arch(x86_64)
+        func at(_ back: Int) -> UInt8 { b[8 - back] }
+        func isREX(_ byte: UInt8) -> Bool { byte & 0xF0 == 0x40 }
+        if at(5) == 0xE8 { return true }  // call rel32
+        if at(2) == 0xFF && (at(1) & 0xF8 == 0xD0 || at(1) & 0xF8 == 0x10) { return true }  // call reg, [reg]
+        if at(3) == 0xFF && (at(2) & 0xF8 == 0x50 || at(2) == 0x14) { return true }  // [reg+d8], [sib]
+        if isREX(at(3)) && at(2) == 0xFF && at(1) & 0xF8 == 0xD0 { return true }  // call r8-r15
+        if at(4) == 0xFF && at(3) == 0x54 { return true }  // [sib+d8]
+        if isREX(at(4)) && at(3) == 0xFF && at(2) & 0xF8 == 0x50 { return true }
+        if at(6) == 0xFF && (at(5) == 0x15 || at(5) & 0xF8 == 0x90) { return true }  // [rip+d32], [reg+d32]
+        if at(7) == 0xFF && at(6) == 0x94 { return true }  // [sib+d32]
+        if isREX(at(7)) && at(6) == 0xFF && at(5) & 0xF8 == 0x90 { return true }
+        return false
+        #elseif arch(arm64)
+        let instruction = UInt32(b[4]) | UInt32(b[5]) << 8 | UInt32(b[6]) << 16 | UInt32(b[7]) << 24
+        return instruction & 0xFC00_0000 == 0x9400_0000 || instruction & 0xFFFF_FC1F == 0xD63F_0000
+        #else
+        return false
+        #endif
+    }
+}
+#endif
