@@ -29,9 +29,9 @@ enum BlockedStackCapture {
 
     /// The frames of `thread` asleep in `call`, or nil if it woke meanwhile
     /// (or its stack cannot be read).
-    /// `isLastFrame`: see ``StackWalk/frames(programCounter:stackPointer:words:maxFrames:isInnermostCode:isLastFrame:isReturnAddress:)``.
+    /// `isLastFrame`: see ``StackWalk/frames(programCounter:stackPointer:framePointer:words:maxFrames:isInnermostCode:isLastFrame:callReaches:isReturnAddress:)``.
     static func capture(
-        thread: UInt64, call: ThreadStatus.BlockedCall, regions: MemoryRegions, isLastFrame: (UInt) -> Bool = { _ in false }
+        thread: UInt64, call: ThreadStatus.BlockedCall, regions: MemoryRegions, isLastFrame: ((UInt) -> Bool)? = nil
     ) -> [UInt]? {
         guard let memory = ProcessMemory.shared, let stack = regions.region(containing: call.stackPointer) else {
             return nil

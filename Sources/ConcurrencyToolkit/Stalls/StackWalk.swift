@@ -48,7 +48,7 @@ enum StackWalk {
     /// stack pointer, or the next, is kept).
     static func frames(
         programCounter: UInt, stackPointer: UInt, framePointer: UInt? = nil, words: UnsafeBufferPointer<UInt>,
-        maxFrames: Int = 128, isInnermostCode: (UInt) -> Bool = { _ in true }, isLastFrame: (UInt) -> Bool = { _ in false },
+        maxFrames: Int = 128, isInnermostCode: (UInt) -> Bool = { _ in true }, isLastFrame: ((UInt) -> Bool)? = nil,
         callReaches: (UInt) -> Bool? = { _ in nil }, isReturnAddress: (UInt) -> Bool
     ) -> [UInt] {
         let wordSize = UInt(MemoryLayout<UInt>.size)
@@ -118,7 +118,9 @@ enum StackWalk {
         }
         // The chain ends (an async function's frame, or one without a frame
         // pointer), maybe below the stack's end: scan on, up to the frame
-        // `isLastFrame` names (the job's entry), if any.
+        // `isLastFrame` names (the job's entry), if any. Without one, nothing
+        // past the chain is kept, so nothing is scanned.
+        guard let isLastFrame else { return frames }
         var next = Int((address &- stackPointer) / wordSize) + 2
         var scanned: [UInt] = []
         while next < words.count && frames.count + scanned.count < maxFrames {

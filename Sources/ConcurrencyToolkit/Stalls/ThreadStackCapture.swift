@@ -120,7 +120,7 @@ enum ThreadStackCapture {
     /// ``StackWalk/frames(programCounter:stackPointer:framePointer:words:maxFrames:isInnermostCode:isLastFrame:callReaches:isReturnAddress:)``.
     static func capture(
         thread id: Int32, timeout: UInt64 = 200_000_000, onlyIfRunning: Bool = false, regions: MemoryRegions? = nil,
-        isLastFrame: (UInt) -> Bool = { _ in false }
+        isLastFrame: ((UInt) -> Bool)? = nil
     ) -> Capture? {
         // One slot: captures from two threads (two watchdogs' lifetimes
         // overlapping, a test) take turns. Held across the wait and the walk
@@ -145,7 +145,7 @@ enum ThreadStackCapture {
     private static let oneAtATime = Lock(0)
 
     private static func captureAlone(
-        thread id: Int32, timeout: UInt64, regions: MemoryRegions?, isLastFrame: (UInt) -> Bool
+        thread id: Int32, timeout: UInt64, regions: MemoryRegions?, isLastFrame: ((UInt) -> Bool)?
     ) -> Capture? {
         let (installedSlot, signal) = installed.withLock { ($0.slot, $0.signal) }
         guard let slot = installedSlot else { return nil }
@@ -178,7 +178,7 @@ enum ThreadStackCapture {
     /// where it points at a frame record (Swift code keeps one), else by the
     /// scan a blocked thread's stack is walked with (the C library's code,
     /// which uses the register for other things).
-    private static func unwind(slot: Slot, regions: MemoryRegions, isLastFrame: (UInt) -> Bool) -> [UInt] {
+    private static func unwind(slot: Slot, regions: MemoryRegions, isLastFrame: ((UInt) -> Bool)?) -> [UInt] {
         let programCounter = slot.programCounter.pointee
         let wordCount = max(0, slot.stackRead.pointee) / MemoryLayout<UInt>.size
         let words = UnsafeBufferPointer(start: slot.stack.assumingMemoryBound(to: UInt.self), count: wordCount)

@@ -11,7 +11,7 @@ import TestSupport
     }
     private func isLibrary(_ word: UInt) -> Bool { (0x1000..<0x2000).contains(word) }
 
-    private func walk(_ words: [UInt], stackPointer: UInt = 0x8000, isLastFrame: (UInt) -> Bool = { _ in false }) -> [UInt] {
+    private func walk(_ words: [UInt], stackPointer: UInt = 0x8000, isLastFrame: ((UInt) -> Bool)? = nil) -> [UInt] {
         words.withUnsafeBufferPointer { buffer in
             StackWalk.frames(
                 programCounter: 0x1004, stackPointer: stackPointer, words: buffer,
