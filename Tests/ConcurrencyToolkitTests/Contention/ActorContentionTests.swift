@@ -54,11 +54,16 @@ extension TimingSensitive {
             #expect(stats.medianWait <= stats.p99Wait)
         }
 
-        /// Holds a pool thread while it waits: kept apart from the timing tests.
+        /// Holds a pool thread while it waits: kept apart from the timing
+        /// tests. The holder runs at `.high`, not the test's priority: on
+        /// Linux each priority has its own pool threads, and at the test's
+        /// the serialized end-to-end tests may hold the other of CI's two,
+        /// which left no thread for the test's own waits (as in
+        /// MonitoredActorTraceTests).
         @Test func aMoreUrgentJobOvertakesTheOnesWaiting() async {
             let counter = MonitoredCounter(label: uniqueLabel("Priority"))
             let gate = Counter()
-            let holder = Task { await counter.hold(until: gate) }
+            let holder = Task(priority: .high) { await counter.hold(until: gate) }
             #expect(await eventually { counter.executor.statistics.jobs == 1 })
             var lows: [Task<Void, Never>] = []
             for index in 0..<3 {

@@ -16,9 +16,11 @@ import Testing
 /// threads that allocate and take locks without pause never deadlock, never
 /// time out, never crash (the handler used to unwind with glibc's
 /// `backtrace()`, which crashed about 1 run in 12 under AddressSanitizer),
-/// and every capture has frames. (Also run under
-/// ThreadSanitizer and AddressSanitizer, see Documentation/StallDetection.md.)
-@Suite struct StackCaptureStressTests {
+/// and every capture has frames. (Also run under ThreadSanitizer and
+/// AddressSanitizer, see Documentation/StallDetection.md.) Its two threads
+/// load both cores, so it takes the timing gate: no timing-sensitive suite
+/// runs beside it.
+@Suite(.timingSensitive) struct StackCaptureStressTests {
     final class Flags: Sendable {
         let stop = Atomic<Bool>(false)
         let rounds = Atomic<Int>(0)
