@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "ConcurrencyToolkit", package: rootIdentity),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                "HarnessSupport",
             ],
             path: "Benchmarks/ToolkitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -40,14 +41,20 @@ let package = Package(
             name: "HandOffHarness",
             dependencies: [
                 "CHandOff",
+                "HarnessSupport",
                 .product(name: "ConcurrencyToolkit", package: rootIdentity),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/HandOffHarness"
         ),
         .target(name: "CHandOff", path: "Benchmarks/CHandOff"),
-        // How the plain harnesses print figures (milliseconds, rounding).
-        .target(name: "HarnessSupport", path: "Benchmarks/HarnessSupport"),
+        // What the harnesses share: how the plain ones print figures
+        // (milliseconds, rounding), and the actors the hop cases time.
+        .target(
+            name: "HarnessSupport",
+            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity)],
+            path: "Benchmarks/HarnessSupport"
+        ),
         // StallDetector's report latency, as a program sees it.
         // Run by Scripts/stall-detector.sh.
         .executableTarget(

@@ -1,4 +1,5 @@
 @_spi(Benchmarks) import ConcurrencyToolkit
+import HarnessSupport
 
 // What adopting `MonitoredActorExecutor` costs an actor (issue 28, item 6),
 // beside a default actor and `BlockingSerialExecutor`: an uncontended hop
@@ -7,31 +8,9 @@
 // queue with its measures, minus a bare priority heap). Selected with
 // ACTORS=1 (Benchmarks/Scripts/actor-executor.sh); every row is per
 // operation: a hop, a job.
-// The same three actors as ToolkitBenchmarks/ActorExecutorBenchmarks.swift
-// (package-benchmark runs its cases one after another, not in rounds).
-
-protocol HopCounter: Actor {
-    func increment() -> Int
-}
-
-actor DefaultHopCounter: HopCounter {
-    private var value = 0
-    func increment() -> Int { value += 1; return value }
-}
-
-actor MonitoredHopCounter: HopCounter {
-    nonisolated let executor = MonitoredActorExecutor(label: "harness")
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    private var value = 0
-    func increment() -> Int { value += 1; return value }
-}
-
-actor BlockingSerialHopCounter: HopCounter {
-    nonisolated let executor = BlockingSerialExecutor(label: "harness")
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    private var value = 0
-    func increment() -> Int { value += 1; return value }
-}
+// The three actors are HarnessSupport/HopCounters.swift, shared with
+// ToolkitBenchmarks/ActorExecutorBenchmarks.swift (package-benchmark runs
+// its cases one after another, not in rounds).
 
 /// `operations` calls from `tasks` tasks at once (each `operations / tasks`).
 @inline(never)
@@ -56,8 +35,8 @@ func hops(_ counter: any HopCounter, tasks: Int, operations: Int) async -> Int64
 func actorCases(hops count: Int, batches: Int, bookkeepingJobs: Int) -> [Case] {
     let kinds: [(name: String, counter: any HopCounter)] = [
         ("default actor", DefaultHopCounter()),
-        ("`MonitoredActorExecutor`", MonitoredHopCounter()),
-        ("`BlockingSerialExecutor`", BlockingSerialHopCounter()),
+        ("`MonitoredActorExecutor`", MonitoredHopCounter(label: "harness")),
+        ("`BlockingSerialExecutor`", BlockingSerialHopCounter(label: "harness")),
     ]
     var cases: [Case] = []
     for kind in kinds {
@@ -80,7 +59,7 @@ func actorCases(hops count: Int, batches: Int, bookkeepingJobs: Int) -> [Case] {
     let recordedEarlier = UncheckedBox<MonitoredHopCounter?>(nil)
     cases.append(Case(name: "10,000 jobs from 8 tasks, per job: `MonitoredActorExecutor`, made in a recording since ended", operations: batches * 10_000) { jobs in
         if recordedEarlier.value == nil {
-            recordedEarlier.value = await withTraceRecording { MonitoredHopCounter() }.result
+            recordedEarlier.value = await withTraceRecording { MonitoredHopCounter(label: "harness") }.result
         }
         let counter = recordedEarlier.value!
         var elapsed: Int64 = 0
@@ -89,7 +68,7 @@ func actorCases(hops count: Int, batches: Int, bookkeepingJobs: Int) -> [Case] {
     })
     cases.append(Case(name: "10,000 jobs from 8 tasks, per job: `MonitoredActorExecutor`, while a trace records", operations: batches * 10_000) { jobs in
         await withTraceRecording {
-            let counter = MonitoredHopCounter()
+            let counter = MonitoredHopCounter(label: "harness")
             var elapsed: Int64 = 0
             for _ in 0..<(jobs / 10_000) { elapsed += await hops(counter, tasks: 8, operations: 10_000) }
             return elapsed

@@ -1,5 +1,6 @@
 import Benchmark
 import ConcurrencyToolkit
+import HarnessSupport
 
 /// What adopting `MonitoredActorExecutor` costs an actor, beside a default
 /// actor and `BlockingSerialExecutor` (issue 28's goal: at most 1.5x a
@@ -9,10 +10,10 @@ import ConcurrencyToolkit
 /// the same cases in interleaved rounds (HandOffHarness/ActorCases.swift,
 /// Scripts/actor-executor.sh): package-benchmark runs them one after another.
 func actorExecutorBenchmarks() {
-    let kinds: [(name: String, make: @Sendable () -> any BenchCounter)] = [
-        ("default actor (peer)", { DefaultCounter() }),
-        ("MonitoredActorExecutor", { MonitoredCounter() }),
-        ("BlockingSerialExecutor (peer)", { BlockingSerialCounter() }),
+    let kinds: [(name: String, make: @Sendable () -> any HopCounter)] = [
+        ("default actor (peer)", { DefaultHopCounter() }),
+        ("MonitoredActorExecutor", { MonitoredHopCounter(label: "bench") }),
+        ("BlockingSerialExecutor (peer)", { BlockingSerialHopCounter(label: "bench") }),
     ]
     for kind in kinds {
         let counter = kind.make()
@@ -41,27 +42,4 @@ func actorExecutorBenchmarks() {
             }
         }
     }
-}
-
-protocol BenchCounter: Actor {
-    func increment() -> Int
-}
-
-actor DefaultCounter: BenchCounter {
-    private var value = 0
-    func increment() -> Int { value += 1; return value }
-}
-
-actor MonitoredCounter: BenchCounter {
-    nonisolated let executor = MonitoredActorExecutor(label: "bench")
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    private var value = 0
-    func increment() -> Int { value += 1; return value }
-}
-
-actor BlockingSerialCounter: BenchCounter {
-    nonisolated let executor = BlockingSerialExecutor(label: "bench")
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    private var value = 0
-    func increment() -> Int { value += 1; return value }
 }
