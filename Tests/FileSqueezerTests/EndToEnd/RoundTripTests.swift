@@ -27,6 +27,24 @@ extension EndToEnd {
             }
         }
 
+        /// Whole files of at most `Deflater.tinyInputLimit` bytes go through
+        /// a second zlib stream (memory level 4): files either side of the
+        /// limit, text and noise, and one whose size is the limit exactly.
+        @Test("files either side of the tiny-stream limit decompress to the originals")
+        func tinyStreamLimit() throws {
+            let scratch = try Scratch()
+            let limit = Int(Deflater.tinyInputLimit)
+            for size in [1, 300, limit - 1, limit, limit + 1, 4096] {
+                try scratch.file("in/text-\(size).txt", Sample.text(size, seed: UInt64(size)).prefix(size))
+                try scratch.file("in/noise-\(size).bin", Sample.random(size, seed: UInt64(size)).prefix(size))
+            }
+            let originals = try scratch.snapshot("in")
+            let run = try SqueezerProcess.run(["--jobs", "2", scratch.path + "/in"], in: scratch)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            try expectRoundTrip(scratch, originals: originals, outputFolder: "in")
+            #expect(run.stdout.contains("Squeezed \(originals.count) files"))
+        }
+
         @Test("every strategy writes gzip that decompresses to the originals", arguments: [
             (Strategy.mainActor, DeflatePlacement.lanes), (.actor, .lanes), (.parallel, .lanes), (.parallel, .pool),
         ])

@@ -36,17 +36,23 @@ final class ZlibStream {
     let level: Int
     private let stream: UnsafeMutablePointer<z_stream>
 
-    /// - Parameter level: 1 (fastest) to 9 (smallest).
+    /// - Parameters:
+    ///   - level: 1 (fastest) to 9 (smallest).
+    ///   - memoryLevel: zlib's `memLevel`, 1 to 9; 8 is its default. It
+    ///     sizes the match hash (2^(memoryLevel + 7) heads) that every
+    ///     ``reset(dictionary:)`` clears, and the block buffer (2^(memoryLevel
+    ///     + 6) symbols). For a tiny input a small one gives the same
+    ///     matches and one block, and clears a 4 KiB hash instead of 64 KiB.
     /// - Throws: ``CompressionError/zlib(status:)`` if zlib refuses the
     ///   settings (a level outside 0...9 is `Z_STREAM_ERROR`).
-    init(level: Int) throws(CompressionError) {
+    init(level: Int, memoryLevel: Int = 8) throws(CompressionError) {
         // zlib is set up on a local pointer, and the stored properties are
         // assigned only once it succeeded: a class whose init throws after
         // every stored property is set still runs `deinit`, which would end
         // and free the stream a second time.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        let status = czlib_deflate_init_raw(stream, Int32(clamping: level))
+        let status = czlib_deflate_init_raw_memory(stream, Int32(clamping: level), Int32(clamping: memoryLevel))
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()

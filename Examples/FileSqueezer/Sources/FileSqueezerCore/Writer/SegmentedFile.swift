@@ -214,7 +214,7 @@ final class SegmentedFile: Sendable {
                 if segmentCount == 1 {
                     // A whole file in one segment is read to its end, whatever
                     // its size said (pseudo-files: SourceFile.checkRead).
-                    (crc, length) = try deflater.deflateToEnd(of: source, into: output, isCancelled: stop) { read in
+                    (crc, length) = try deflater.deflateToEnd(of: source, expectedSize: Int64(range.count), into: output, isCancelled: stop) { read in
                         if streams { try stream(output, to: opened.output, through: read) }
                     }
                 } else {
