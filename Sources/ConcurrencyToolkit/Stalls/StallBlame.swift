@@ -142,8 +142,9 @@ struct StallBlame {
     }()
 
     /// Whether `address` (a return address) lies in `swift_job_run`: the
-    /// nearest exported symbol at or below it is that function.
-    private static func isInSwiftJobRun(_ address: UInt) -> Bool {
+    /// nearest exported symbol at or below it is that function. The last
+    /// frame a stall's walk looks for (``StallCaptureCost`` times it too).
+    static func isInSwiftJobRun(_ address: UInt) -> Bool {
         guard let symbols, let pointer = UnsafeRawPointer(bitPattern: address &- 1) else { return false }
         var info: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)
         let found = withUnsafeMutableBytes(of: &info) { symbols.dladdr(pointer, $0.baseAddress) }

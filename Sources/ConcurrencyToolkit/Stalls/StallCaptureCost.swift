@@ -62,9 +62,15 @@ public enum StallCaptureCost {
     public static func blockedCapture(thread: UInt64, frames: UnsafeMutablePointer<Int>? = nil) -> UInt64? {
         #if os(Linux)
         let regions = MemoryRegions.current()
+        // As a stall walks it: on to the job's entry where the frame chain ends early.
+        #if canImport(Glibc)
+        let lastFrame: ((UInt) -> Bool)? = StallBlame.isInSwiftJobRun
+        #else
+        let lastFrame: ((UInt) -> Bool)? = nil
+        #endif
         let start = MonotonicClock.now
         guard case .blocked(let call) = ThreadStatus.of(thread: thread),
-            let found = BlockedStackCapture.capture(thread: thread, call: call, regions: regions)
+            let found = BlockedStackCapture.capture(thread: thread, call: call, regions: regions, isLastFrame: lastFrame)
         else { return nil }
         let elapsed = MonotonicClock.now - start
         frames?.pointee = found.count
@@ -87,7 +93,8 @@ public enum StallCaptureCost {
         let start = MonotonicClock.now
         guard
             let capture = ThreadStackCapture.capture(
-                thread: Int32(truncatingIfNeeded: thread), onlyIfRunning: true, regions: regions)
+                thread: Int32(truncatingIfNeeded: thread), onlyIfRunning: true, regions: regions,
+                isLastFrame: StallBlame.isInSwiftJobRun)
         else {
             return nil
         }

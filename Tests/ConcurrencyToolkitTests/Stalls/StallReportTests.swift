@@ -25,24 +25,40 @@ import TestSupport
         #expect("\(ConcurrencyStall.Kind.cooperativePoolBlocked)" == "cooperativePoolBlocked")
     }
 
+    /// A stall only this test delivers. Scopes are process-wide: a scope
+    /// also receives what tests running beside it deliver (the other scope
+    /// test here, a real stall of the detector's), so each test counts only
+    /// the reports that carry its own frame.
+    static func own(_ test: String, _ kind: ConcurrencyStall.Kind = .cooperativePoolBlocked, milliseconds: Int = 512)
+        -> ConcurrencyStall
+    {
+        ConcurrencyStall(kind: kind, duration: .milliseconds(milliseconds), threads: [.init(id: 42, backtrace: ["\(test)() at Tests/StallReportTests.swift:1"])])
+    }
+
+    static func received(_ all: [ConcurrencyStall], from test: String) -> [ConcurrencyStall] {
+        all.filter { $0.backtrace.first?.hasPrefix("\(test)()") == true }
+    }
+
     @Test func aScopeReceivesReportsOfAtLeastItsThreshold() async {
         let received = Lock<[ConcurrencyStall]>([])
-        let short = ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(100))
+        let short = Self.own("aScope", .mainActorBlocked, milliseconds: 100)
+        let long = Self.own("aScope")
         await ConcurrencyStallHandler.withScope(.custom { stall in received.withLock { $0.append(stall) } },
             minimumDuration: .milliseconds(200)) {
             ConcurrencyStallHandler.deliver(short, processThreshold: nil)
-            ConcurrencyStallHandler.deliver(Self.blocked, processThreshold: nil)
+            ConcurrencyStallHandler.deliver(long, processThreshold: nil)
         }
-        ConcurrencyStallHandler.deliver(Self.blocked, processThreshold: nil)  // after the scope: not received
-        #expect(received.withLock { $0 } == [Self.blocked])
+        ConcurrencyStallHandler.deliver(long, processThreshold: nil)  // after the scope: not received
+        #expect(Self.received(received.withLock { $0 }, from: "aScope") == [long])
     }
 
     @Test func withConcurrencyStallHandlerReceivesEveryReport() async {
         let received = Lock<[ConcurrencyStall]>([])
+        let mine = Self.own("withHandler")
         await withConcurrencyStallHandler(.custom { stall in received.withLock { $0.append(stall) } }) {
-            ConcurrencyStallHandler.deliver(Self.blocked, processThreshold: nil)
+            ConcurrencyStallHandler.deliver(mine, processThreshold: nil)
         }
-        #expect(received.withLock { $0 } == [Self.blocked])
+        #expect(Self.received(received.withLock { $0 }, from: "withHandler") == [mine])
     }
 
     @Test func theDefaultHandlerWritesOneBlockPerFunctionAndSummarizesRepeats() {
