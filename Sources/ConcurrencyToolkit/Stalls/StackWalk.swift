@@ -1,7 +1,7 @@
 /// Unwinds a stack that is only memory: the words from a stack pointer up,
 /// with nothing of the thread's registers but its program counter and stack
 /// pointer (what `/proc/self/task/TID/syscall` gives for a thread asleep in
-/// the kernel). Pure: the words and the test for a return address come in,
+/// the kernel), and its frame pointer where a signal stopped it. Pure: the words and the test for a return address come in,
 /// the frames go out, so it is tested with made-up stacks.
 ///
 /// The innermost frames are the C library's (`clock_nanosleep`, `usleep`),
@@ -25,9 +25,6 @@
 enum StackWalk {
     /// How far up from the stack pointer a frame record is looked for, in words.
     static let scanLimit = 2048
-    /// How far above the stack pointer a leaf's return address is looked for,
-    /// in words (what it pushed before it was stopped: saved registers).
-    static let leafScan = 8
 
     /// The frames, innermost first: `programCounter`, then return addresses.
     /// `words[i]` is the word at `stackPointer + 8 * i`. `isInnermostCode`
@@ -40,16 +37,21 @@ enum StackWalk {
     /// `framePointer` is the interrupted thread's frame-pointer register, for
     /// a thread stopped by a signal (a thread asleep in the kernel has none to
     /// give). When it points at a valid frame record, the walk starts there,
-    /// not with a scan. The interrupted function may not own that record (a
-    /// leaf that sets up no frame, or one stopped in its prologue): then its
-    /// own return address lies in the few words above the stack pointer, and
-    /// is kept when `callReaches` says the call before it reached the
-    /// interrupted code (nil: it cannot tell, so only a word right at the
-    /// stack pointer, or the next, is kept).
+    /// not with a scan. The stopped function owns that record when the call
+    /// before the record's return address reached it (`callReaches`). If it
+    /// does not (a leaf that sets up no frame, C library code that keeps no
+    /// frame pointer, a function stopped in its prologue), its callers' return
+    /// addresses lie between the stack pointer and the record: each word there
+    /// is kept when its call reached the frame kept before it, so stale words
+    /// in between fail. `callReaches(returnAddress, callee)` says whether the
+    /// call just before `returnAddress` went to the function containing
+    /// `callee`; nil: it cannot tell (a call through a register), and then
+    /// only a word right at the stack pointer, or the next, is kept, as the
+    /// stopped function's own return address.
     static func frames(
         programCounter: UInt, stackPointer: UInt, framePointer: UInt? = nil, words: UnsafeBufferPointer<UInt>,
         maxFrames: Int = 128, isInnermostCode: (UInt) -> Bool = { _ in true }, isLastFrame: ((UInt) -> Bool)? = nil,
-        callReaches: (UInt) -> Bool? = { _ in nil }, isReturnAddress: (UInt) -> Bool
+        callReaches: (UInt, UInt) -> Bool? = { _, _ in nil }, isReturnAddress: (UInt) -> Bool
     ) -> [UInt] {
         let wordSize = UInt(MemoryLayout<UInt>.size)
         let top = stackPointer &+ UInt(words.count) &* wordSize
@@ -98,12 +100,16 @@ enum StackWalk {
             return nil
         }
         let record: UInt?
-        if let framePointer, isFrameRecord(at: framePointer) {
-            let owned = word(at: framePointer &+ wordSize)
-            let leafWords = min(Int((framePointer &- stackPointer) / wordSize), leafScan, words.count)
-            for index in 0..<leafWords where isReturnAddress(words[index]) {
-                if words[index] != owned, callReaches(words[index]) ?? (index <= 1) { frames.append(words[index]) }
-                break
+        if let framePointer, isFrameRecord(at: framePointer), let owned = word(at: framePointer &+ wordSize) {
+            if callReaches(owned, programCounter) != true {
+                var callee = programCounter
+                let end = min(Int((framePointer &- stackPointer) / wordSize), words.count, scanLimit)
+                for index in 0..<end where frames.count < maxFrames && words[index] != owned && isReturnAddress(words[index]) {
+                    if callReaches(words[index], callee) ?? (callee == programCounter && index <= 1) {
+                        frames.append(words[index])
+                        callee = words[index]
+                    }
+                }
             }
             record = framePointer
         } else {

@@ -29,8 +29,11 @@ import Synchronization
 /// (a thread-local read: which queue the thread drains, so the thread running
 /// the main actor is known even after `dispatch_main()` handed the main queue
 /// to a worker thread, as an async `main` does on Linux), one `pread` of
-/// `/proc/self/mem` (a read that runs past the stack's mapping stops there:
-/// it returns fewer bytes, never a fault), `sem_post`; `errno` is restored.
+/// `/proc/self/mem` (a read of memory that is not mapped returns fewer
+/// bytes, never a fault; the watchdog keeps only the words inside the
+/// stack's mapping), `sem_post`; `errno` is restored. A signal is taken only
+/// by the thread the capture is armed for (`gettid`), so a late signal from
+/// a capture that timed out cannot answer for another thread.
 /// It does **not** unwind: glibc's `backtrace()`, which it used to call,
 /// follows the call-frame information from wherever the thread was stopped,
 /// and where that information is wrong for the instruction (seen in an
@@ -40,6 +43,7 @@ import Synchronization
 /// thousands of captures from threads that allocate and lock without pause.
 enum ThreadStackCapture {
     private typealias TgkillFunction = @convention(c) (pid_t, pid_t, Int32) -> Int32
+    private typealias GettidFunction = @convention(c) () -> pid_t
     private typealias QueueLabelFunction = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
 
     /// One thread's capture: its stack, and the label of the Dispatch queue
@@ -65,7 +69,11 @@ enum ThreadStackCapture {
         let queueLabel = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
         let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
         let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
+        /// The thread the armed capture is for (set before `armed`).
+        let target = Atomic<Int32>(0)
         let tgkill: TgkillFunction
+        /// glibc's `gettid` (2.30+; Swift does not import it); nil: not checked.
+        let currentThread: GettidFunction?
         let queueLabelOf: QueueLabelFunction
         /// The main queue's label pointer: the thread draining the main queue reports it.
         let mainQueueLabel: UInt
@@ -80,6 +88,7 @@ enum ThreadStackCapture {
             else { return nil }
             self.memory = memory
             self.tgkill = unsafeBitCast(tgkill, to: TgkillFunction.self)
+            self.currentThread = dlsym(handle, "gettid").map { unsafeBitCast($0, to: GettidFunction.self) }
             self.queueLabelOf = unsafeBitCast(label, to: QueueLabelFunction.self)
             self.mainQueueLabel = UInt(bitPattern: queueLabelOf(OpaquePointer(mainQueue)))
             sem_init(done, 0, 0)
@@ -149,6 +158,7 @@ enum ThreadStackCapture {
     ) -> Capture? {
         let (installedSlot, signal) = installed.withLock { ($0.slot, $0.signal) }
         guard let slot = installedSlot else { return nil }
+        slot.target.store(id, ordering: .sequentiallyConsistent)
         slot.armed.store(true, ordering: .sequentiallyConsistent)
         guard slot.tgkill(slot.processID, id, signal) == 0 else {
             if slot.armed.exchange(false, ordering: .sequentiallyConsistent) { return nil }
@@ -180,17 +190,24 @@ enum ThreadStackCapture {
     /// which uses the register for other things).
     private static func unwind(slot: Slot, regions: MemoryRegions, isLastFrame: ((UInt) -> Bool)?) -> [UInt] {
         let programCounter = slot.programCounter.pointee
-        let wordCount = max(0, slot.stackRead.pointee) / MemoryLayout<UInt>.size
+        let stackPointer = slot.stackPointer.pointee
+        var wordCount = max(0, slot.stackRead.pointee) / MemoryLayout<UInt>.size
+        // The read goes on past the stack's end into whatever is mapped
+        // next (another thread's stack, even through its guard page): only
+        // the words inside the stack's own mapping are this thread's.
+        if let stack = regions.region(containing: stackPointer) {
+            wordCount = min(wordCount, Int((stack.end &- stackPointer) / UInt(MemoryLayout<UInt>.size)))
+        }
         let words = UnsafeBufferPointer(start: slot.stack.assumingMemoryBound(to: UInt.self), count: wordCount)
         var calls = ReturnAddressCheck(memory: slot.memory, regions: regions)
         let code = regions.region(containing: programCounter)?.start
         return StackWalk.frames(
-            programCounter: programCounter, stackPointer: slot.stackPointer.pointee, framePointer: slot.framePointer.pointee,
+            programCounter: programCounter, stackPointer: stackPointer, framePointer: slot.framePointer.pointee,
             words: words, isInnermostCode: { regions.region(containing: $0)?.start == code }, isLastFrame: isLastFrame,
-            callReaches: { returnAddress in
-                // The call went to the function the thread was stopped in: at or below it, and not far.
+            callReaches: { returnAddress, callee in
+                // The call went to the function containing `callee`: its entry is at or below it, and not far.
                 CallTarget.destination(calledBefore: returnAddress) { slot.memory.read(at: $0, into: $1) }
-                    .map { $0 <= programCounter && programCounter &- $0 < 1 << 20 }
+                    .map { $0 <= callee && callee &- $0 < 128 * 1024 }
             }
         ) { calls.isReturnAddress($0) }
     }
@@ -220,6 +237,7 @@ enum ThreadStackCapture {
         signal, info, context in
         guard let slot = ThreadStackCapture.slot else { return }
         if let info, info.pointee.si_code == SI_TKILL, info.pointee._sifields._kill.si_pid == slot.processID,
+            slot.currentThread.map({ $0() == slot.target.load(ordering: .sequentiallyConsistent) }) ?? true,
             slot.armed.exchange(false, ordering: .sequentiallyConsistent)
         {
             let savedErrno = errno  // the interrupted code may be about to read it

@@ -50,7 +50,7 @@ import Testing
         while ids.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(1)) }
         let targets = ids.withLock { $0 }
         let regions = MemoryRegions.current()  // as a stall reads it: once, for every capture
-        var captures = 0, failures = 0, empty = 0
+        var captures = 0, failures = 0, empty = 0, unwound = 0
         for index in 0..<3_000 {
             let target = Int32(truncatingIfNeeded: targets[index % targets.count])
             guard let capture = ThreadStackCapture.capture(thread: target, timeout: 2_000_000_000, regions: regions) else {
@@ -59,6 +59,7 @@ import Testing
             }
             captures += 1
             if capture.addresses.isEmpty { empty += 1 }
+            if capture.addresses.count >= 3 { unwound += 1 }  // the stopped code and at least two callers
         }
         let before = flags.rounds.load(ordering: .relaxed)
         try await Task.sleep(for: .milliseconds(20))
@@ -68,6 +69,9 @@ import Testing
         #expect(failures == 0)
         #expect(captures == 3_000)
         #expect(empty == 0)
+        // The walk got past the stopped instruction: most captures have callers
+        // (some stop where the C library uses the frame-pointer register for data).
+        #expect(unwound * 2 >= captures, "\(unwound) of \(captures) captures have two callers or more")
         #expect(progressed)
     }
 }

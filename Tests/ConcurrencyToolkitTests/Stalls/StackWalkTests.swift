@@ -108,7 +108,8 @@ import TestSupport
     // A running thread, stopped by a signal: the frame-pointer register is known.
 
     private func walkStopped(
-        _ words: [UInt], programCounter: UInt = 0x5104, framePointer: UInt, callReaches: @escaping (UInt) -> Bool? = { _ in nil }
+        _ words: [UInt], programCounter: UInt = 0x5104, framePointer: UInt,
+        callReaches: @escaping (UInt, UInt) -> Bool? = { _, _ in nil }
     ) -> [UInt] {
         words.withUnsafeBufferPointer { buffer in
             StackWalk.frames(
@@ -117,20 +118,25 @@ import TestSupport
         }
     }
 
-    /// A busy function that owns its frame: the chain starts at the
-    /// register, and a stale return address in its locals is not a frame.
+    /// A busy function that owns its frame (the call before the record's
+    /// return address reached it): the chain starts at the register, and a
+    /// stale return address in its locals is not a frame, even right above
+    /// the stack pointer.
     @Test func aStoppedFunctionWithItsOwnFrameIsFollowedFromTheRegister() {
         let stack: [UInt] = [
             0x0,  // 0x8000: the busy function's locals
             0x530A,  // 0x8008: a stale return address
             0x8020,  // 0x8010: its frame record
-            0x540A,  // 0x8018: return into its caller
+            0x540A,  // 0x8018: return into its caller, whose call reached the busy function
             0x8030,  // 0x8020: the caller's record
             0x550A,
             0x0,  // 0x8030: chain ends
             0x560A,
         ]
-        #expect(walkStopped(stack, framePointer: 0x8010, callReaches: { _ in false }) == [0x5104, 0x540A, 0x550A, 0x560A])
+        let owns: (UInt, UInt) -> Bool? = { returnAddress, _ in returnAddress == 0x540A ? true : nil }
+        #expect(walkStopped(stack, framePointer: 0x8010, callReaches: owns) == [0x5104, 0x540A, 0x550A, 0x560A])
+        // Were ownership unknown, the word next to the stack pointer would be taken for the function's own return.
+        #expect(walkStopped(stack, framePointer: 0x8010) == [0x5104, 0x530A, 0x540A, 0x550A, 0x560A])
     }
 
     /// Stopped in a leaf that set up no frame (`memset`, say): the register
@@ -148,12 +154,40 @@ import TestSupport
             0x0,  // 0x8030
             0x0,
         ]
-        let stopped = walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) { $0 == 0x520A }
+        let stopped = walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) { returnAddress, callee in
+            returnAddress == 0x520A && callee == 0x1004
+        }
         #expect(stopped == [0x1004, 0x520A, 0x540A, 0x550A])
         // Its call did not reach the leaf: a stale word, left out.
-        #expect(walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) { _ in false } == [0x1004, 0x540A, 0x550A])
+        #expect(walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) { _, _ in false } == [0x1004, 0x540A, 0x550A])
         // It cannot tell (a call through a register): kept right at the stack pointer only.
         #expect(walkStopped(stack, programCounter: 0x1004, framePointer: 0x8010) == [0x1004, 0x520A, 0x540A, 0x550A])
+    }
+
+    /// Stopped deep in the C library (`_int_malloc` under `malloc` under the
+    /// runtime's allocation) called by a Swift function that owns the
+    /// record: every return address whose call reached the frame before it
+    /// is kept, up to the Swift function's; a stale word between them is not.
+    @Test func aChainOfCallsBelowTheRecordIsKeptCallByCall() {
+        let stack: [UInt] = [
+            0x0,
+            0x112A,  // 0x8008: return into malloc (its call reached _int_malloc)
+            0x530A,  // 0x8010: a stale word
+            0x0,
+            0x213A,  // 0x8020: return into the runtime (its call reached malloc)
+            0x520A,  // 0x8028: return into the Swift function (its call reached the runtime)
+            0x8040,  // 0x8030: the Swift function's record
+            0x540A,
+            0x8050,  // 0x8040
+            0x550A,
+            0x0,  // 0x8050
+            0x0,
+        ]
+        let called: [UInt: Range<UInt>] = [0x112A: 0x1000..<0x1100, 0x213A: 0x1100..<0x1200, 0x520A: 0x2100..<0x2200]
+        let stopped = walkStopped(stack, programCounter: 0x1004, framePointer: 0x8030) { returnAddress, callee in
+            called[returnAddress]?.contains(callee) ?? false
+        }
+        #expect(stopped == [0x1004, 0x112A, 0x213A, 0x520A, 0x540A, 0x550A])
     }
 
     /// The register holds no frame record (the C library uses it for data):

@@ -21,6 +21,12 @@ final class Deflater: @unchecked Sendable {
     /// below its block buffer's 1,024 symbols, so it is one block as with
     /// the default stream.
     static let tinyInputLimit: Int64 = 1_023
+    /// The levels that take the tiny stream: zlib's lazy matcher (4–9),
+    /// where its output is the default stream's byte for byte
+    /// (`ZlibStreamTests`). At 1–3 the fast matcher looks at only a few
+    /// candidates, which colliding entries of the smaller hash can use up:
+    /// the bytes may differ there, so those levels keep the default stream.
+    static let tinyStreamLevels = 4...9
 
     let stream: ZlibStream
     /// For whole files of at most ``tinyInputLimit`` bytes (made on first
@@ -93,14 +99,17 @@ extension Deflater {
     /// ```
     ///
     /// - Returns: The CRC-32 of what was read, and its length.
-    /// `expectedSize` is the size the file's metadata gave: at most
-    /// ``tinyInputLimit`` picks the tiny stream (a file that then reads
-    /// longer still compresses correctly, in more blocks).
+    /// `expectedSize` is the size the file's metadata gave: from 1 to
+    /// ``tinyInputLimit``, at a level of ``tinyStreamLevels``, picks the tiny
+    /// stream (a file that then reads longer still compresses correctly, in
+    /// more blocks). A size of 0 does not: pseudo-files in `/proc` report 0
+    /// whatever their length.
     func deflateToEnd(
         of source: SourceFile, expectedSize: Int64, into output: ByteBuffer, isCancelled: () -> Bool,
         afterChunk: (Int64) throws -> Void
     ) throws -> (crc: UInt32, length: Int64) {
-        let stream = try expectedSize <= Self.tinyInputLimit ? tiny() : self.stream
+        let isTiny = expectedSize > 0 && expectedSize <= Self.tinyInputLimit && Self.tinyStreamLevels.contains(stream.level)
+        let stream = try isTiny ? tiny() : self.stream
         try stream.reset(dictionary: UnsafeRawBufferPointer(start: nil, count: 0))
         var crc: UInt32 = 0
         var offset: Int64 = 0
