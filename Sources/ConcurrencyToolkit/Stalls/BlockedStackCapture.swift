@@ -41,14 +41,11 @@ enum BlockedStackCapture {
         var words = [UInt](repeating: 0, count: length / wordSize)
         let read = words.withUnsafeMutableBytes { memory.read(at: call.stackPointer, into: $0) }
         guard read >= wordSize else { return nil }
-        var calls = ReturnAddressCheck(memory: memory, regions: regions)
-        let code = regions.region(containing: call.programCounter)?.start
         let frames = words.withUnsafeBufferPointer { all in
             StackWalk.frames(
                 programCounter: call.programCounter, stackPointer: call.stackPointer,
-                words: UnsafeBufferPointer(rebasing: all[..<(read / wordSize)]),
-                isInnermostCode: { regions.region(containing: $0)?.start == code }, isLastFrame: isLastFrame
-            ) { calls.isReturnAddress($0) }
+                words: UnsafeBufferPointer(rebasing: all[..<(read / wordSize)]), regions: regions, memory: memory,
+                isLastFrame: isLastFrame)
         }
         // Still asleep in the same call at the same place: the stack did not move under the walk.
         guard ThreadStatus.of(thread: thread) == .blocked(call) else { return nil }

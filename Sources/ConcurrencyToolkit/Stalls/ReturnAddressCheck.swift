@@ -56,4 +56,35 @@ struct ReturnAddressCheck {
         #endif
     }
 }
+
+extension StackWalk {
+    /// A stack of this process, copied into `words`, walked with its code
+    /// read through `memory`: return addresses told by
+    /// ``ReturnAddressCheck``, the innermost code being the mapping the
+    /// program counter is in, and (with a frame pointer) each call checked
+    /// by ``CallTarget/destination(calledBefore:read:)``. Both captures walk
+    /// with it: a thread asleep in the kernel (``BlockedStackCapture``, no
+    /// frame pointer) and a stopped one (``ThreadStackCapture``).
+    ///
+    /// ```swift
+    /// // snippet: skip (internal: the captures' walk)
+    /// let frames = StackWalk.frames(programCounter: pc, stackPointer: sp, words: words, regions: regions, memory: memory)
+    /// ```
+    static func frames(
+        programCounter: UInt, stackPointer: UInt, framePointer: UInt? = nil, words: UnsafeBufferPointer<UInt>,
+        regions: MemoryRegions, memory: ProcessMemory, isLastFrame: ((UInt) -> Bool)?
+    ) -> [UInt] {
+        var calls = ReturnAddressCheck(memory: memory, regions: regions)
+        let code = regions.region(containing: programCounter)?.start
+        return frames(
+            programCounter: programCounter, stackPointer: stackPointer, framePointer: framePointer, words: words,
+            isInnermostCode: { regions.region(containing: $0)?.start == code }, isLastFrame: isLastFrame,
+            callReaches: { returnAddress, callee in
+                // The call went to the function containing `callee`: its entry is at or below it, and not far.
+                CallTarget.destination(calledBefore: returnAddress) { memory.read(at: $0, into: $1) }
+                    .map { $0 <= callee && callee &- $0 < 128 * 1024 }
+            }
+        ) { calls.isReturnAddress($0) }
+    }
+}
 #endif

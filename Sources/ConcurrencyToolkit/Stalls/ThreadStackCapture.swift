@@ -199,17 +199,9 @@ enum ThreadStackCapture {
             wordCount = min(wordCount, Int((stack.end &- stackPointer) / UInt(MemoryLayout<UInt>.size)))
         }
         let words = UnsafeBufferPointer(start: slot.stack.assumingMemoryBound(to: UInt.self), count: wordCount)
-        var calls = ReturnAddressCheck(memory: slot.memory, regions: regions)
-        let code = regions.region(containing: programCounter)?.start
         return StackWalk.frames(
             programCounter: programCounter, stackPointer: stackPointer, framePointer: slot.framePointer.pointee,
-            words: words, isInnermostCode: { regions.region(containing: $0)?.start == code }, isLastFrame: isLastFrame,
-            callReaches: { returnAddress, callee in
-                // The call went to the function containing `callee`: its entry is at or below it, and not far.
-                CallTarget.destination(calledBefore: returnAddress) { slot.memory.read(at: $0, into: $1) }
-                    .map { $0 <= callee && callee &- $0 < 128 * 1024 }
-            }
-        ) { calls.isReturnAddress($0) }
+            words: words, regions: regions, memory: slot.memory, isLastFrame: isLastFrame)
     }
 
     /// Whether the instruction at, or just before, `address` is `syscall`
@@ -247,8 +239,9 @@ enum ThreadStackCapture {
             slot.framePointer.pointee = registers.framePointer
             // DISPATCH_CURRENT_QUEUE_LABEL: a thread-local read, no lock.
             slot.queueLabel.pointee = UInt(bitPattern: slot.queueLabelOf(nil))
-            // The stack from the stack pointer up, through /proc/self/mem: at
-            // the end of the mapping the read stops short instead of faulting.
+            // The stack from the stack pointer up, through /proc/self/mem:
+            // where nothing is mapped the read stops short instead of faulting
+            // (it does go on into the next mapping; `unwind` keeps the stack's).
             slot.stackRead.pointee = registers.stackPointer == 0 ? 0
                 : max(0, pread(slot.memory.descriptor, slot.stack, Slot.stackBytes, off_t(Int(bitPattern: registers.stackPointer))))
             sem_post(slot.done)
