@@ -23,13 +23,15 @@
 /// priority). Jobs run on the cooperative pool, like a default actor's, on a
 /// thread of their priority.
 ///
-/// In a trace (``withTraceRecording(isolation:_:)``) an executor created
-/// while it records has a row of its own: its jobs, its queue depth over
-/// time, and a line in the summary's table of monitored actors.
+/// In a trace (``withTraceRecording(isolation:_:)``) the actor has a row of
+/// its own: its jobs, its queue depth over time, and a line in the summary's
+/// table of monitored actors. An executor created inside a recording is in
+/// that recording only; one created outside any (a long-lived actor) is in
+/// every recording running while it works.
 ///
 /// Cost: a lock and two clock reads per job, no allocation per job
 /// (Documentation/Performance.md has the figures); while nothing records,
-/// the trace adds a branch. An actor that does not adopt it pays nothing.
+/// the trace adds a relaxed load and a branch. An actor that does not adopt it pays nothing.
 ///
 /// - Lifetime: keep the executor in a stored property of the actor (as
 ///   above): the actor holds its executor unowned. When the executor is

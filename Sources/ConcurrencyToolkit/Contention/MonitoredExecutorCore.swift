@@ -27,15 +27,15 @@ final class MonitoredExecutorCore: Sendable {
     /// MonitoredExecutorCore+Trace.swift); nil almost always. Weak: a
     /// long-lived actor does not keep a finished recording's events alive.
     weak let recorder: TraceRecorder?
-    /// Whether it was created in a recording: checked first, so an executor
-    /// created outside any pays no weak load.
-    let isTraced: Bool
+    /// Created outside any recording: its events go to every recording
+    /// running when they happen.
+    let tracesEveryRecording: Bool
 
     init(label: String) {
         self.label = label
         let recorder = Instrumentation.currentRecorder
         self.recorder = recorder
-        isTraced = recorder != nil
+        tracesEveryRecording = recorder == nil
     }
 
     /// Queues `job`; `executor` is the one it runs isolated to. Runners keep

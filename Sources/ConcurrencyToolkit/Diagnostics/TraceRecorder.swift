@@ -112,14 +112,17 @@ public final class TraceRecorder: Sendable {
     }
 
     /// Records `kind` with id `id` at `now` (by default, now; a monitored
-    /// actor passes the time it stamped under its lock).
-    func append(_ kind: TraceEvent.Kind, id: UInt64, at now: UInt64 = MonotonicClock.now) {
+    /// actor passes the time it stamped under its lock). After the end, the
+    /// event is dropped, and counted as discarded when `countedIfLate`: an
+    /// event sent to every recording running (Instrumentation+ActiveRecorders)
+    /// may reach one that has just ended, and it was never this recording's.
+    func append(_ kind: TraceEvent.Kind, id: UInt64, at now: UInt64 = MonotonicClock.now, countedIfLate: Bool = true) {
         let thread = CurrentThread.id
         // Per event: a Dispatch worker serves the main queue, a lane, another queue in turn.
         let onMain = CurrentThread.isMain
         let firstSighting = storage.withLock { storage -> Bool in
             guard storage.activeOperations > 0, let origin = storage.origin else {
-                storage.discarded += 1
+                if countedIfLate { storage.discarded += 1 }
                 return false
             }
             // A clock read just before the recording opened may precede its origin.

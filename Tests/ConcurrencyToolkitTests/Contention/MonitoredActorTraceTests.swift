@@ -137,11 +137,46 @@ import TestSupport
         return (labels, recorder.trace)
     }
 
-    @Test func anActorCreatedOutsideTheRecordingIsNotInIt() async {
-        let actor = MonitoredCounter(label: uniqueLabel("Untraced"))
-        let (_, trace) = await withTraceRecording { await actor.increment() }
-        #expect(TraceTimeline(trace).actors.isEmpty)
-        #expect(!trace.chromeTraceJSON().contains("\"ph\":\"C\""))
+    /// An app's long-lived actor, made before any recording: every recording
+    /// running while it works shows its jobs (two at once here, one nested
+    /// in the other as two tasks' recordings would overlap).
+    @Test func anActorCreatedOutsideAnyRecordingIsInEveryRecordingRunning() async {
+        let label = uniqueLabel("Global")
+        let actor = MonitoredCounter(label: label)
+        let (outer, inner) = (TraceRecorder(), TraceRecorder())
+        await outer.record {
+            await inner.record {
+                await Task { await actor.increment() }.value
+                #expect(await eventually { Self.finished(label, in: outer.trace) == 1 && Self.finished(label, in: inner.trace) == 1 })
+            }
+        }
+        for trace in [outer.trace, inner.trace] {
+            let track = TraceTimeline(trace).actors.first { $0.label == label }
+            #expect(track?.jobs == 1)
+            #expect(trace.summary().contains("\n  \(label) "))
+            #expect(trace.chromeTraceJSON().contains("\"actor \(label)\""))
+        }
+        // After both ended, its jobs are in neither, and are not their late events.
+        let before = (outer.trace, inner.trace)
+        await actor.increment()
+        #expect(outer.trace.events == before.0.events && inner.trace.events == before.1.events)
+        #expect(outer.trace.discardedEventCount == 0 && inner.trace.discardedEventCount == 0)
+    }
+
+    /// An actor made inside a recording belongs to it: a recording that runs
+    /// beside it (here, the one around it, of the same task) does not get its jobs.
+    @Test func anActorCreatedInARecordingIsInThatOneOnly() async {
+        let label = uniqueLabel("Own")
+        let (outer, inner) = (TraceRecorder(), TraceRecorder())
+        await outer.record {
+            await inner.record {
+                let actor = MonitoredCounter(label: label)
+                await Task { await actor.increment() }.value
+                #expect(await eventually { Self.finished(label, in: inner.trace) == 1 })
+            }
+        }
+        #expect(TraceTimeline(inner.trace).actors.map(\.label).contains(label))
+        #expect(!outer.trace.events.contains { $0.kind.actorChange?.actor == label })
     }
 }
 

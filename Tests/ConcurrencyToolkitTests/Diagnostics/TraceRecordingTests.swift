@@ -80,7 +80,7 @@ private func markerNames(_ trace: Trace) -> [String] {
                 done.signal()
             }
         }
-        let before = recorder.trace
+        let before = recorder.trace.withoutActors
         gate.signal()
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -88,7 +88,7 @@ private func markerNames(_ trace: Trace) -> [String] {
                 continuation.resume()
             }
         }
-        let after = recorder.trace
+        let after = recorder.trace.withoutActors
         #expect(before.events.count == 1)
         #expect(after.events == before.events)
         #expect(after.discardedEventCount == 2)
@@ -121,17 +121,18 @@ private func markerNames(_ trace: Trace) -> [String] {
             #expect(markerNames(trace) == (0..<20).map { "\(name)\($0)" })
             let executors = trace.events.compactMap { if case .jobQueued(let executor) = $0.kind { executor } else { nil } }
             #expect(executors == Array(repeating: name, count: 20))
-            #expect(trace.events.count == 20 * 4)
+            #expect(trace.withoutActors.events.count == 20 * 4)
         }
     }
 
     @Test func spansPairOnTheirThreadAndNest() async throws {
-        let (value, trace) = try await withTraceRecording {
+        let (value, recorded) = try await withTraceRecording {
             try span("outer") {
                 try span("inner") { () throws -> Int in 7 }
             }
         }
         #expect(value == 7)
+        let trace = recorded.withoutActors
         let kinds = trace.events.map(\.kind)
         #expect(kinds == [.spanStarted(name: "outer"), .spanStarted(name: "inner"), .spanFinished, .spanFinished])
         #expect(trace.events[0].id == trace.events[3].id)
@@ -151,7 +152,7 @@ private func markerNames(_ trace: Trace) -> [String] {
                 }
             }
         }
-        #expect(recorder.trace.events.map(\.kind) == [.asyncSpanStarted(name: "download"), .spanFinished])
+        #expect(recorder.trace.withoutActors.events.map(\.kind) == [.asyncSpanStarted(name: "download"), .spanFinished])
     }
 
     @Test func nestedRecordingGetsItsOwnEventsOnly() async {
@@ -171,7 +172,7 @@ private func markerNames(_ trace: Trace) -> [String] {
             try await Task.sleep(for: .milliseconds(20))
             marker("two")
         }
-        let times = trace.events.map(\.time)
+        let times = trace.withoutActors.events.map(\.time)
         #expect(times.count == 2)
         #expect(times[1] >= times[0] + 15_000_000)
         #expect(times[1] <= trace.duration)
