@@ -2,8 +2,9 @@ extension Instrumentation {
     /// Every recording running now, for events that belong to no task: a
     /// stall report, made on the detector's watchdog thread, and the jobs of
     /// a monitored actor created outside any recording go into each. `list`
-    /// is `recorders`' values, kept so that reading them copies an array
-    /// (a retain) rather than building one per event.
+    /// is `recorders`' distinct values (a recorder running two `record` calls
+    /// at once is registered twice and must get an event once), kept so that
+    /// reading them copies an array (a retain) rather than building one per event.
     static let activeRecorders = Lock<(next: UInt64, recorders: [UInt64: TraceRecorder], list: [TraceRecorder])>(
         (0, [:], []))
 
@@ -12,7 +13,7 @@ extension Instrumentation {
         activeRecorders.withLock { state in
             state.next += 1
             state.recorders[state.next] = recorder
-            state.list = Array(state.recorders.values)
+            state.list = distinct(state.recorders.values)
             return state.next
         }
     }
@@ -20,8 +21,13 @@ extension Instrumentation {
     static func unregisterActive(_ key: UInt64) {
         activeRecorders.withLock { state in
             _ = state.recorders.removeValue(forKey: key)
-            state.list = Array(state.recorders.values)
+            state.list = distinct(state.recorders.values)
         }
+    }
+
+    private static func distinct(_ recorders: some Sequence<TraceRecorder>) -> [TraceRecorder] {
+        var seen = Set<ObjectIdentifier>()
+        return recorders.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
     /// Records `kind` in every active recording (after unlocking).

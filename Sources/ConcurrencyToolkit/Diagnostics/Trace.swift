@@ -19,8 +19,10 @@ public struct Trace: Sendable {
     public var threads: [TraceThread]
     /// Nanoseconds from the start of the recording to its end.
     public var duration: UInt64
-    /// Events that arrived after the recording ended (from work that outlived
-    /// the operation) and were dropped.
+    /// Events of this recording that arrived after it ended (from work that
+    /// outlived the operation) and were dropped. Process-wide events (a stall
+    /// report, an actor created outside any recording) that reach it just as
+    /// it ends are dropped without being counted.
     public var discardedEventCount: Int
 
     /// Creates a trace from recorded parts; recordings create these for you,

@@ -16,12 +16,17 @@
 ///   Work that outlives the operation (a job still running on an executor
 ///   lane, a continuation resumed later) is not recorded after the end: its
 ///   late events are dropped and counted in ``Trace/discardedEventCount``,
-///   and the trace shows it as unfinished.
+///   and the trace shows it as unfinished. (Process-wide events, below, that
+///   reach it just as it ends are dropped without being counted: they were
+///   never its own.)
 /// - Cancellation of the operation is not special: what happened until the
 ///   operation returned or threw is recorded.
 /// - Recordings are scoped by task, not by process: two recordings in parallel
 ///   tasks see only their own events. Inside a nested recording, events go to
-///   the innermost one only.
+///   the innermost one only. Two kinds of events belong to no task and go to
+///   every recording running: stall and contention reports from a detector
+///   started for the process, and the jobs of a monitored actor whose
+///   ``MonitoredActorExecutor`` was created outside any recording.
 /// - `Task.detached` does not inherit the recording (it inherits no task locals).
 public final class TraceRecorder: Sendable {
     private struct Storage {

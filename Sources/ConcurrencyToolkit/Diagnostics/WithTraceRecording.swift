@@ -19,7 +19,10 @@
 ///   ``TraceRecorder`` to keep it (`recorder.trace` after the `catch`).
 /// - Nothing is recorded after `operation` returns: events from work that
 ///   outlives it are dropped and counted in ``Trace/discardedEventCount``.
-/// - Parallel recordings in different tasks do not see each other's events.
+/// - Parallel recordings in different tasks do not see each other's events,
+///   except what belongs to no task: stall and contention reports from a
+///   detector started for the process, and the jobs of monitored actors
+///   created outside any recording, which every recording running gets.
 public func withTraceRecording<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Result
