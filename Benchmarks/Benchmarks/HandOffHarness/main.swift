@@ -13,7 +13,9 @@
 // an idle executor uses over IDLE_SECONDS, default 10, after its last job),
 // ACTORS (set: the actor executor cases of ActorCases.swift instead, with HOPS
 // hops per round, default 100,000, BATCHES of 10,000 jobs, default 10, and
-// JOBS queue steps for the bookkeeping, default 1,000,000).
+// JOBS queue steps for the bookkeeping, default 1,000,000), PER_ITEM (set: the
+// per-item cases of PerItemCases.swift instead, ITEMS items per round,
+// default 100,000).
 
 #if canImport(Glibc)
 import Glibc
@@ -40,6 +42,8 @@ let rounds = setting("ROUNDS", 7)
 var cases =
     getenv("ACTORS") != nil
     ? actorCases(hops: setting("HOPS", 100_000), batches: setting("BATCHES", 10), bookkeepingJobs: setting("JOBS", 1_000_000))
+    : getenv("PER_ITEM") != nil
+    ? perItemCases(items: setting("ITEMS", 100_000))
     : allCases(fast: setting("FAST", 200_000), slow: setting("SLOW", 5_000), handOffs: setting("HANDOFFS", 5_000))
 if let only = getenv("ONLY").map({ String(cString: $0) }) { cases = cases.filter { $0.name.contains(only) } }
 let selected = cases
