@@ -10,7 +10,8 @@ extension MonitoredActorExecutor {
     ///
     /// Waits are from enqueue to start (a job's time in the queue, including
     /// the wake-up of an idle actor). Percentiles come from logarithmic
-    /// buckets, within 25% of the exact value; `longestWait` is exact.
+    /// buckets, within 25% of the exact value and never above `longestWait`
+    /// (nor below the shortest wait); `longestWait` is exact.
     public struct Statistics: Sendable, Hashable {
         /// The executor's label.
         public var label: String

@@ -1,7 +1,9 @@
 /// Queue waits in fixed logarithmic buckets: four per power of two, so a
 /// percentile read from it is within 25% of the true value, whatever the
-/// scale (nanoseconds to hours). Fixed size (252 counters, allocated once
-/// with the executor); recording is an index computation and an increment.
+/// scale (nanoseconds to hours), and never outside the smallest and largest
+/// waits recorded (kept exactly), so a p99 never reads above the maximum.
+/// Fixed size (252 counters, allocated once with the executor); recording is
+/// an index computation, an increment and two comparisons.
 ///
 /// ```swift
 /// var waits = WaitHistogram()
@@ -12,6 +14,8 @@ struct WaitHistogram {
     static let bucketCount = 252
     private(set) var counts: [UInt64]
     private(set) var total: UInt64 = 0
+    private(set) var smallest: UInt64 = .max
+    private(set) var largest: UInt64 = 0
 
     init() {
         counts = [UInt64](repeating: 0, count: Self.bucketCount)
@@ -20,6 +24,8 @@ struct WaitHistogram {
     mutating func record(_ nanoseconds: UInt64) {
         counts[Self.bucket(of: nanoseconds)] &+= 1
         total &+= 1
+        smallest = min(smallest, nanoseconds)
+        largest = max(largest, nanoseconds)
     }
 
     /// The bucket of `value`: values below 4 have one each; above, the
@@ -42,15 +48,20 @@ struct WaitHistogram {
     }
 
     /// The wait below which a `fraction` (0...1) of the recorded waits lie,
-    /// in nanoseconds; nil before the first record.
+    /// in nanoseconds: its bucket's middle, kept within the smallest and
+    /// largest waits recorded; nil before the first record.
     func percentile(_ fraction: Double) -> UInt64? {
         guard total > 0 else { return nil }
         let rank = max(1, UInt64((Double(total) * min(max(fraction, 0), 1)).rounded(.up)))
         var seen: UInt64 = 0
-        for index in counts.indices {
-            seen &+= counts[index]
-            if seen >= rank { return Self.representative(of: index) }
+        var index = counts.count - 1
+        for candidate in counts.indices {
+            seen &+= counts[candidate]
+            if seen >= rank {
+                index = candidate
+                break
+            }
         }
-        return Self.representative(of: counts.count - 1)
+        return min(max(Self.representative(of: index), smallest), largest)
     }
 }

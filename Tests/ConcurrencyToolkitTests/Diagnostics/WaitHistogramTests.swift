@@ -25,4 +25,23 @@ import TestSupport
         let top = Double(waits.percentile(1)!)
         #expect(top > 37_500_000 && top < 62_500_000)
     }
+
+    /// A percentile is never above the longest wait nor below the shortest:
+    /// a bucket's middle can be (1,000 ns sits in the bucket 896–1,023, whose
+    /// middle is 960), and a summary whose p99 read above its max was wrong.
+    @Test func percentilesStayWithinTheWaitsRecorded() {
+        var same = WaitHistogram()
+        for _ in 0..<10 { same.record(1_000) }
+        #expect(WaitHistogram.representative(of: WaitHistogram.bucket(of: 1_000)) == 960)
+        #expect(same.percentile(0.5) == 1_000)
+        #expect(same.percentile(0.99) == 1_000)
+
+        var spread = WaitHistogram()
+        for wait in [UInt64(180_000), 200_000, 337_030] { spread.record(wait) }
+        // 337,030 ns is in the bucket 327,680–393,215, whose middle is above it.
+        #expect(WaitHistogram.representative(of: WaitHistogram.bucket(of: 337_030)) > 337_030)
+        #expect(spread.percentile(0.99) == 337_030)
+        #expect(spread.percentile(1) == 337_030)
+        #expect(spread.percentile(0) ?? 0 >= 180_000)
+    }
 }
