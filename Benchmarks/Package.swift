@@ -49,7 +49,8 @@ let package = Package(
         ),
         .target(name: "CHandOff", path: "Benchmarks/CHandOff"),
         // What the harnesses share: how the plain ones print figures
-        // (milliseconds, rounding), and the actors the hop cases time.
+        // (milliseconds, rounding), the actors the hop cases time, and the
+        // per-item workloads and their peers.
         .target(
             name: "HarnessSupport",
             dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity)],

@@ -7,7 +7,7 @@ extension TraceSummary {
     ///
     /// ```text
     /// Monitored actors       jobs   wait p50        p99        max       busy  busy %  deepest
-    ///   Cache                   7     3.6 ms    51.5 ms    50.2 ms    70.4 ms    88.1        6
+    ///   Cache                   7     3.6 ms    50.2 ms    50.2 ms    70.4 ms    88.1        6
     /// ```
     static func actorTable(_ timeline: TraceTimeline) -> String {
         guard !timeline.actors.isEmpty else { return "" }
