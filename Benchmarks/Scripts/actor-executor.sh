@@ -29,12 +29,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$scripts_dir/.."
 
-harness=${HARNESS:-}
-if [ -z "$harness" ]; then
-    rm -f .build/release.yaml # plan again: a new source file of the root package
-    swift build -c release --product HandOffHarness >&2
-    harness="$(swift build -c release --show-bin-path)/HandOffHarness"
-fi
+harness=$(handoff_harness)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2

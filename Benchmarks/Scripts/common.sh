@@ -84,6 +84,20 @@ file_squeezer_binary() {
     echo "$(swift build --package-path "$1" -c release --show-bin-path)/file-squeezer"
 }
 
+# handoff_harness: prints $HARNESS, or the path of a release build of the
+# Benchmarks package's HandOffHarness, built first (its log goes to stderr).
+# Run from the Benchmarks package. The build plan is made again: a new source
+# file in the root package is not seen by an existing plan of this package.
+handoff_harness() {
+    if [ -n "${HARNESS:-}" ]; then
+        echo "$HARNESS"
+        return
+    fi
+    rm -f .build/release.yaml
+    swift build -c release --product HandOffHarness >&2
+    echo "$(swift build -c release --show-bin-path)/HandOffHarness"
+}
+
 # ---- the rounds --------------------------------------------------------------
 
 # before_each, after_each: function names run (untimed) before and after

@@ -31,14 +31,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$scripts_dir/.."
 
-harness=${HARNESS:-}
-if [ -z "$harness" ]; then
-    # A new source file in the root package is not seen by an existing build
-    # plan of this package: plan again.
-    rm -f .build/release.yaml
-    swift build -c release --product HandOffHarness >&2
-    harness="$(swift build -c release --show-bin-path)/HandOffHarness"
-fi
+harness=$(handoff_harness)
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
