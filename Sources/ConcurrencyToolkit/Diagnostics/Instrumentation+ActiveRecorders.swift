@@ -1,33 +1,40 @@
 extension Instrumentation {
     /// Every recording running now, for events that belong to no task: a
     /// stall report, made on the detector's watchdog thread, and the jobs of
-    /// a monitored actor created outside any recording go into each. `list`
-    /// is `recorders`' distinct values (a recorder running two `record` calls
-    /// at once is registered twice and must get an event once), kept so that
-    /// reading them copies an array (a retain) rather than building one per event.
-    static let activeRecorders = Lock<(next: UInt64, recorders: [UInt64: TraceRecorder], list: [TraceRecorder])>(
-        (0, [:], []))
+    /// a monitored actor created outside any recording go into each.
+    /// `running` counts each recorder's `record` calls in progress (one
+    /// recorder may run several at once, nested or side by side), so a
+    /// recorder is in it once; `list` is its recorders, kept so that reading
+    /// them copies an array (a retain) rather than building one per event.
+    static let activeRecorders = Lock<
+        (running: [ObjectIdentifier: (recorder: TraceRecorder, calls: Int)], list: [TraceRecorder])
+    >(([:], []))
 
-    /// Adds `recorder` while one of its `record` calls runs; returns the key to remove it.
-    static func registerActive(_ recorder: TraceRecorder) -> UInt64 {
+    /// Counts one more `record` call of `recorder` in progress.
+    static func registerActive(_ recorder: TraceRecorder) {
         activeRecorders.withLock { state in
-            state.next += 1
-            state.recorders[state.next] = recorder
-            state.list = distinct(state.recorders.values)
-            return state.next
+            let key = ObjectIdentifier(recorder)
+            if let entry = state.running[key] {
+                state.running[key] = (recorder, entry.calls + 1)
+            } else {
+                state.running[key] = (recorder, 1)
+                state.list.append(recorder)
+            }
         }
     }
 
-    static func unregisterActive(_ key: UInt64) {
+    /// Counts one `record` call of `recorder` ended; after its last, it leaves the list.
+    static func unregisterActive(_ recorder: TraceRecorder) {
         activeRecorders.withLock { state in
-            _ = state.recorders.removeValue(forKey: key)
-            state.list = distinct(state.recorders.values)
+            let key = ObjectIdentifier(recorder)
+            guard let entry = state.running[key] else { return }
+            if entry.calls > 1 {
+                state.running[key] = (recorder, entry.calls - 1)
+            } else {
+                state.running[key] = nil
+                state.list.removeAll { $0 === recorder }
+            }
         }
-    }
-
-    private static func distinct(_ recorders: some Sequence<TraceRecorder>) -> [TraceRecorder] {
-        var seen = Set<ObjectIdentifier>()
-        return recorders.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
     /// Records `kind` in every active recording (after unlocking).

@@ -71,9 +71,9 @@ public final class TraceRecorder: Sendable {
             storage.activeOperations += 1
         }
         Instrumentation.activeRecordings.add(1, ordering: .relaxed)
-        let registration = Instrumentation.registerActive(self)
+        Instrumentation.registerActive(self)
         defer {
-            Instrumentation.unregisterActive(registration)
+            Instrumentation.unregisterActive(self)
             Instrumentation.activeRecordings.subtract(1, ordering: .relaxed)
             let end = MonotonicClock.now
             storage.withLock { storage in
