@@ -13,9 +13,10 @@
 struct QueueMeasures {
     private(set) var started: UInt64 = 0
     private(set) var busy: UInt64 = 0
-    private(set) var longestWait: UInt64 = 0
     private(set) var maxDepth = 0
     private(set) var waits = WaitHistogram()
+    /// The longest wait so far (exact: the histogram keeps it).
+    var longestWait: UInt64 { waits.largest }
     /// ∫ depth dt in nanoseconds: every waiting job adds its waiting time,
     /// as Abseil's mutex profiler and Go's (since 1.22) count contention.
     private var waitingTime: UInt64 = 0
@@ -44,7 +45,6 @@ struct QueueMeasures {
     mutating func started(enqueuedAt: UInt64, depth newDepth: Int, now: UInt64) {
         let wait = now > enqueuedAt ? now - enqueuedAt : 0
         started &+= 1
-        longestWait = max(longestWait, wait)
         waits.record(wait)
         integrate(now: now, newDepth: newDepth)
         if var peaks = current {

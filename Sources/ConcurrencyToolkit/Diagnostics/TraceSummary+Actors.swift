@@ -19,7 +19,7 @@ extension TraceSummary {
             out += "  " + pad(actor.label, 20) + padLeft("\(actor.jobs)", 6)
                 + padLeft(TraceFormatting.duration(waits.percentile(0.5) ?? 0), 11)
                 + padLeft(TraceFormatting.duration(waits.percentile(0.99) ?? 0), 11)
-                + padLeft(TraceFormatting.duration(actor.waits.max() ?? 0), 11)
+                + padLeft(TraceFormatting.duration(waits.largest), 11)
                 + padLeft(TraceFormatting.duration(actor.busy), 11)
                 + padLeft(TraceFormatting.decimal(min(share, 100), places: 1), 8) + padLeft("\(actor.maxDepth)", 9) + "\n"
         }
