@@ -9,12 +9,12 @@ import HarnessSupport
 // Selected with PER_ITEM=1 (Benchmarks/Scripts/per-item.sh); every row is
 // per item. Each round checks the total, so a case that skipped items fails.
 
-/// Times one pass over `items` with `body`, checking that every item was added.
+/// Times one pass over `count` items with `body`, checking that every item was added.
 @inline(never)
-func perItemRound(_ items: [Int], _ body: (Sum) async throws -> Void) async throws -> Int64 {
-    let sum = Sum()
+func perItemRound(_ count: Int, _ body: ([Int], Sum) async throws -> Void) async throws -> Int64 {
+    let (items, sum) = (Array(0..<count), Sum())
     let start = ContinuousClock.now
-    try await body(sum)
+    try await body(items, sum)
     let elapsed = (ContinuousClock.now - start).nanoseconds
     precondition(sum.total == items.reduce(0, +), "a per-item case skipped items")
     return elapsed
@@ -29,28 +29,22 @@ func perItemCases(items count: Int) -> [Case] {
     let jobs = "tiny io.run jobs, 2 at a time"
     return [
         Case(name: "\(trivial): `concurrentForEach`", operations: count) { n in
-            let items = Array(0..<n)
-            return try await perItemRound(items) { await toolkitForEach(items, width: width, into: $0) }
+            try await perItemRound(n) { items, sum in await toolkitForEach(items, width: width, into: sum) }
         },
         Case(name: "\(trivial): hand-written TaskGroup (peer)", operations: count) { n in
-            let items = Array(0..<n)
-            return try await perItemRound(items) { sum in await handWrittenForEach(items, width: width) { sum.add($0) } }
+            try await perItemRound(n) { items, sum in await handWrittenForEach(items, width: width) { sum.add($0) } }
         },
         Case(name: "\(trivial): hand-written Dispatch loop (peer)", operations: count) { n in
-            let items = Array(0..<n)
-            return try await perItemRound(items) { sum in await dispatchForEach(items, width: width) { sum.add($0) } }
+            try await perItemRound(n) { items, sum in await dispatchForEach(items, width: width) { sum.add($0) } }
         },
         Case(name: "\(jobs): `concurrentForEach` + `BlockingExecutor.run`", operations: count) { n in
-            let items = Array(0..<n)
-            return try await perItemRound(items) { try await toolkitRunJobs(items, width: width, on: executor, into: $0) }
+            try await perItemRound(n) { items, sum in try await toolkitRunJobs(items, width: width, on: executor, into: sum) }
         },
         Case(name: "\(jobs): hand-written TaskGroup + continuation + serial queues (peer)", operations: count) { n in
-            let items = Array(0..<n)
-            return try await perItemRound(items) { await handWrittenRunJobs(items, width: width, lanes: lanes, into: $0) }
+            try await perItemRound(n) { items, sum in await handWrittenRunJobs(items, width: width, lanes: lanes, into: sum) }
         },
         Case(name: "\(jobs): hand-written Dispatch loop (peer)", operations: count) { n in
-            let items = Array(0..<n)
-            return try await perItemRound(items) { sum in await dispatchForEach(items, width: width) { sum.add($0) } }
+            try await perItemRound(n) { items, sum in await dispatchForEach(items, width: width) { sum.add($0) } }
         },
     ]
 }
