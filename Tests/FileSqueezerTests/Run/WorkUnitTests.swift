@@ -32,7 +32,7 @@ struct WorkUnitTests {
         let shapes = all.map { unit -> Shape in
             switch unit.work {
             case .segment(let file, let segment): .segment(file: file.index, segment: segment)
-            case .batch(let files): .batch(files.map(\.index))
+            case .batch(let files, _): .batch(files)
             }
         }
         return (shapes, all.map(\.number))
@@ -65,7 +65,7 @@ struct WorkUnitTests {
             plans: plans, order: Array(plans.indices), compressor: compressor, events: RecordedEvents(),
             window: SegmentWindow(limit: 4), finishes: FinishQueue())
         let batches = units.map { unit -> [Int] in
-            if case .batch(let files) = unit.work { files.map(\.index) } else { [] }
+            if case .batch(let files, _) = unit.work { files } else { [] }
         }
         #expect(batches == [[0], [1], [2], [3, 4], [5]])
     }

@@ -1,8 +1,9 @@
 import ConcurrencyToolkit
 
-/// Stage 3's work plan: every file cut into segments (``SegmentedFile``), and
-/// every segment of the run compressed by `jobs` jobs at a time, so both
-/// cores stay busy to the last segment instead of one big file finishing alone.
+/// Stage 3's work plan: every file larger than a segment cut into segments
+/// (``SegmentedFile``), the smaller ones batched (``OneSegmentFiles``), and
+/// all of it compressed by `jobs` jobs at a time, so both cores stay busy
+/// to the last segment instead of one big file finishing alone.
 ///
 /// ```swift
 /// let run = ParallelStrategy(compressor: compressor, jobs: 2, placement: .lanes)

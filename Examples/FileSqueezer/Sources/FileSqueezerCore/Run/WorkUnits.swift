@@ -21,7 +21,8 @@ import ConcurrencyToolkit
 struct WorkUnit: Sendable {
     enum Work: Sendable {
         case segment(SegmentedFile, Int)
-        case batch([SegmentedFile])
+        /// Indices into the run's plans, compressed in this order.
+        case batch([Int], OneSegmentFiles)
     }
 
     /// The unit's slot in the window: units are numbered in order.
@@ -33,8 +34,8 @@ struct WorkUnit: Sendable {
         switch work {
         case .segment(let file, let segment):
             file.compressSegment(segment, deflaters: deflaters, isCancelled: isCancelled)
-        case .batch(let files):
-            for file in files { file.compressSegment(0, deflaters: deflaters, isCancelled: isCancelled) }
+        case .batch(let indices, let files):
+            for index in indices { files.compress(index, deflaters: deflaters, isCancelled: isCancelled) }
             window.release(number)
         }
     }
@@ -44,8 +45,8 @@ struct WorkUnit: Sendable {
         switch work {
         case .segment(let file, let segment):
             file.segmentCancelled(segment)
-        case .batch(let files):
-            for file in files { file.segmentCancelled(0) }
+        case .batch(let indices, let files):
+            for index in indices { files.cancelled(index) }
             window.release(number)
         }
     }
@@ -55,19 +56,19 @@ struct WorkUnit: Sendable {
         switch work {
         case .segment(let file, let segment):
             file.segmentFailed(segment, reason: reason)
-        case .batch(let files):
-            for file in files { file.segmentFailed(0, reason: reason) }
+        case .batch(let indices, let files):
+            for index in indices { files.failed(index, reason: reason) }
             window.release(number)
         }
     }
 }
 
-/// The units of a run, in `order`, made as they are taken: a file's
-/// ``SegmentedFile`` exists only from the moment its unit is reached, so a
-/// run over 100,000 files does not hold 100,000 of them from the start.
+/// The units of a run, in `order`, made as they are taken: a split file's
+/// ``SegmentedFile`` exists only from the moment its unit is reached.
 ///
 /// A file of several segments gives one unit per segment, in segment order.
-/// Consecutive one-segment files are batched, up to
+/// Consecutive one-segment files are batched (compressed by
+/// ``OneSegmentFiles``, with no object per file), up to
 /// ``ParallelStrategy/batchFiles`` files and
 /// ``ParallelStrategy/batchBytes`` bytes (at least one file).
 ///
@@ -87,6 +88,21 @@ struct WorkUnits: Sequence, Sendable {
     /// Every file of several segments made so far (few: each is at least a
     /// segment long), for the run's final guard.
     let splitFiles = SplitFiles()
+    /// How every batch compresses its files.
+    let oneSegmentFiles: OneSegmentFiles
+
+    init(
+        plans: [FilePlan], order: [Int], compressor: FileCompressor, events: any CompressionEvents,
+        window: SegmentWindow, finishes: FinishQueue
+    ) {
+        self.plans = plans
+        self.order = order
+        self.compressor = compressor
+        self.events = events
+        self.window = window
+        self.finishes = finishes
+        oneSegmentFiles = OneSegmentFiles(plans: plans, compressor: compressor, events: events, outputs: window.outputs)
+    }
 
     final class SplitFiles: Sendable {
         private let files = VisibleMutex<[SegmentedFile]>([])
@@ -118,24 +134,24 @@ struct WorkUnits: Sequence, Sendable {
                 pending = (file, 1)
                 return unit(.segment(file, 0))
             }
-            var batch: [SegmentedFile] = []
+            var batch: [Int] = []
             var bytes: Int64 = 0
             while position < units.order.count, batch.count < ParallelStrategy.batchFiles {
                 let index = units.order[position]
                 let size = units.plans[index].size
                 guard segments(index) == 1, batch.isEmpty || bytes + size <= ParallelStrategy.batchBytes else { break }
-                batch.append(make(index, firstSegment: nil))
+                batch.append(index)
                 bytes += size
                 position += 1
             }
-            return unit(.batch(batch))
+            return unit(.batch(batch, units.oneSegmentFiles))
         }
 
         private func segments(_ index: Int) -> Int {
             units.compressor.segmentCount(forSize: units.plans[index].size)
         }
 
-        private func make(_ index: Int, firstSegment: Int?) -> SegmentedFile {
+        private func make(_ index: Int, firstSegment: Int) -> SegmentedFile {
             SegmentedFile(
                 index: index, plan: units.plans[index], compressor: units.compressor, events: units.events,
                 window: units.window, firstSegment: firstSegment, finishes: units.finishes)

@@ -8,11 +8,12 @@ import Darwin
 
 /// How files are compressed to gzip: the level, the chunk and segment
 /// sizes, and what happens at each file's start (``begin(_:)``) and end
-/// (``end(_:_:bytesRead:)``). ``SegmentedFile`` does the compressing, for
-/// every strategy: a whole file at a time, streamed in fixed-size chunks,
-/// or in segments that several threads compress at once. Every `.gz` so has
-/// the same format, written by the same code: a gzip header, raw deflate
-/// from ``Deflater``, the trailer.
+/// (``end(_:_:bytesRead:)``). ``SegmentedFile`` does the compressing of a
+/// whole file at a time, streamed in fixed-size chunks, or in segments that
+/// several threads compress at once; ``OneSegmentFiles`` of stage 3's
+/// files of one segment, straight through. Every `.gz` so has the same
+/// format, written through the same start and end: a gzip header, raw
+/// deflate from ``Deflater``, the trailer.
 ///
 /// ```swift
 /// let compressor = FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles())

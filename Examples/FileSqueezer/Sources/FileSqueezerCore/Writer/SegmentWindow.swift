@@ -9,7 +9,8 @@ import ConcurrencyToolkit
 /// segments holding a buffer are always within `limit` consecutive numbers:
 /// at most `limit` compressed segments exist at once, however unevenly they
 /// finish. That holds only if a segment's output is allocated after
-/// ``enter(_:)`` and freed before ``release(_:)``, as ``SegmentedFile`` does;
+/// ``enter(_:)`` and freed before ``release(_:)``, as ``SegmentedFile`` and
+/// ``OneSegmentFiles`` do;
 /// ``peakOutputs`` counts the buffers themselves.
 ///
 /// ```swift

@@ -1,9 +1,10 @@
 import ConcurrencyToolkit
 
-/// The writer of a ``SegmentedFile``, the one place a `.gz` is written for
-/// every strategy: the ready segments in order (the gzip header in front of
-/// segment 0, the trailer after the last), then the file's ending (size
-/// check and move into place, or removal) and its outcome, reported once.
+/// The writer of a ``SegmentedFile`` (every `.gz` but those of stage 3's
+/// one-segment files, which ``OneSegmentFiles`` writes): the ready segments
+/// in order (the gzip header in front of segment 0, the trailer after the
+/// last), then the file's ending (size check and move into place, or
+/// removal) and its outcome, reported once.
 ///
 /// ```swift
 /// if state.withLock({ $0.deposit(segment, result, busy: busy) }) { drain() }   // the elected drainer writes

@@ -1,10 +1,11 @@
 import ConcurrencyToolkit
 
-/// One file compressed into one ordinary gzip member: the only writer of
-/// `.gz` files, for every strategy. The parallel strategy cuts a file into
-/// segments that several jobs compress at once, pigz-style; the whole-file
-/// strategies compress a file as one segment, streamed
-/// (``init(streaming:plan:compressor:events:)``, ``compressWhole(isCancelled:)``).
+/// One file compressed into one ordinary gzip member, as segments that
+/// several jobs compress at once (pigz-style, stage 3's files larger than a
+/// segment) or as one streamed segment (the whole-file strategies,
+/// ``init(streaming:plan:compressor:events:)``, ``compressWhole(isCancelled:)``).
+/// Stage 3's one-segment files take ``OneSegmentFiles``, the same format
+/// and checks without this type's bookkeeping.
 ///
 /// ```swift
 /// // Stages 1 and 2: one file, where the caller runs; its outcome is returned and reported.
@@ -14,8 +15,7 @@ import ConcurrencyToolkit
 /// // Stage 3:
 /// let file = SegmentedFile(index: 0, plan: plan, compressor: compressor, events: channels,
 ///                          window: window, firstSegment: 0, finishes: finishes)
-/// // from any number of jobs, each segment once, each after window.enter(file.firstSegment! + k)
-/// // (or, with `firstSegment: nil`, inside a window slot the caller holds and releases):
+/// // from any number of jobs, each segment once, each after window.enter(file.firstSegment! + k):
 /// file.compressSegment(k, deflaters: deflaters, isCancelled: { context.isCancelled })
 /// // and in the task that owns `finishes`:
 /// while let file = await finishes.next() { file.finish() }
@@ -70,9 +70,8 @@ final class SegmentedFile: Sendable {
     let index: Int
     let plan: FilePlan
     let segmentCount: Int
-    /// This file's segment 0 in the window's numbering; `nil` when the
-    /// caller holds one window slot for the whole file (a one-segment file in
-    /// a batch of small files) and releases it itself.
+    /// This file's segment 0 in the window's numbering; `nil` for a streamed
+    /// file, which has no window.
     let firstSegment: Int?
     let compressor: FileCompressor
     let events: any CompressionEvents
@@ -85,7 +84,7 @@ final class SegmentedFile: Sendable {
     /// A file of the parallel strategy, cut into ``FileCompressor/segmentSize`` segments.
     convenience init(
         index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
-        window: SegmentWindow, firstSegment: Int?, finishes: FinishQueue? = nil
+        window: SegmentWindow, firstSegment: Int, finishes: FinishQueue? = nil
     ) {
         self.init(
             index: index, plan: plan, compressor: compressor, events: events, window: window,
