@@ -35,6 +35,14 @@ struct GzipFormatTests {
         #expect(GzipFormat.compressedSuffix(of: Array(name.utf8)) == suffix)
     }
 
+    @Test("every suffix ends in z, which lets most names be answered by their last byte")
+    func suffixesEndInZ() {
+        #expect(GzipFormat.compressedSuffixes.allSatisfy { $0.last == UInt8(ascii: "z") })
+        // Bytes that lower to z only through the ASCII bit are not z: Latin-1 Ú (0xDA), ú (0xFA).
+        #expect(GzipFormat.compressedSuffix(of: Array("a.g".utf8) + [0xDA]) == nil)
+        #expect(GzipFormat.compressedSuffix(of: Array("a.g".utf8) + [0xFA]) == nil)
+    }
+
     @Test("names gzip compresses", arguments: [".gz", ".z", "-z", "a.gzip", "a.zip", "a.gz.txt", "a.bz2", "az", "a.tgzx"])
     func compressed(_ name: String) {
         #expect(GzipFormat.compressedSuffix(of: Array(name.utf8)) == nil)

@@ -167,14 +167,21 @@ private struct Scan {
             fail(relative, "cannot list the folder: \(failure.text)")
             return
         }
-        // Outputs beside their originals: the listing says which exist.
-        let listed = discovery.outputRoot == nil ? Set(names) : nil
+        // Outputs beside their originals: the listing says which exist. Kept
+        // as the names that have a `.gz` beside them (none in a tree not
+        // squeezed before), so a file costs no lookup key and no hashing.
+        let suffix = Array(".gz".utf8)
+        let compressedNames = discovery.outputRoot == nil
+            ? Set(names.lazy.filter { $0.count > suffix.count && $0.suffix(suffix.count).elementsEqual(suffix) }
+                .map { Array($0.dropLast(suffix.count)) })
+            : nil
         // Held while its entries are looked at, let go while a subfolder is
         // walked: only the folder being listed is held, whatever the depth.
         var held: Int32?
         defer { if held != nil { folder.release() } }
-        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let shown = (relative.isEmpty ? "" : relative + "/") + FileName.display(name)
+        let prefix = relative.isEmpty ? "" : relative + "/"
+        for name in names.sorted(by: bytewisePrecedes) {
+            let shown = prefix + FileName.display(name)
             if held == nil {
                 do { held = try folder.hold() } catch {
                     fail(relative, "was moved or replaced during the run; the rest of it is left alone")
@@ -203,7 +210,7 @@ private struct Scan {
                     discovery.plans.append(FilePlan(
                         folder: folder, name: name, outputFolder: output, identity: FileIdentity(info),
                         relativePath: shown, size: Int64(info.st_size),
-                        destinationAbsent: listed.map { !$0.contains(name + Array(".gz".utf8)) } ?? false))
+                        destinationAbsent: compressedNames.map { $0.isEmpty || !$0.contains(name) } ?? false))
                 }
             case S_IFDIR:
                 if FileIdentity(info) == skipped {
@@ -260,5 +267,18 @@ private struct Scan {
         // there: an empty folder costs nothing, not even a descriptor.
         let subOutput = discovery.outputRoot == nil ? OutputFolder(existing: sub) : OutputFolder(name: name, in: output)
         list(sub, relative: shown, output: subOutput, isTop: false)
+    }
+}
+
+/// Byte order of two names (`memcmp`, then the shorter first), as
+/// `lexicographicallyPrecedes` gives it, without its element-by-element
+/// iteration: a folder of many files sorts its names in a fraction of the time.
+private func bytewisePrecedes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+    first.withUnsafeBytes { one in
+        second.withUnsafeBytes { other in
+            let common = min(one.count, other.count)
+            let order = common == 0 ? 0 : memcmp(one.baseAddress!, other.baseAddress!, common)
+            return order != 0 ? order < 0 : one.count < other.count
+        }
     }
 }

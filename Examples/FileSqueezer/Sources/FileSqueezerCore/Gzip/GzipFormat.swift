@@ -65,8 +65,14 @@ enum GzipFormat {
     /// GzipFormat.compressedSuffix(of: Array("notes.gzip".utf8))   // nil: compressed
     /// ```
     static func compressedSuffix(of name: [UInt8]) -> String? {
-        let lowered = name.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
-        let suffix = compressedSuffixes.first { lowered.count > $0.count && lowered.suffix($0.count).elementsEqual($0) }
+        // Discovery asks this of every file: every suffix ends in z or Z,
+        // so most names are answered by their last byte; the others are
+        // compared in place, lowered byte by byte.
+        guard let last = name.last, last | 0x20 == UInt8(ascii: "z") else { return nil }
+        func lowered(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte }
+        let suffix = compressedSuffixes.first { suffix in
+            name.count > suffix.count && zip(name.suffix(suffix.count), suffix).allSatisfy { lowered($0) == $1 }
+        }
         return suffix.map { String(decoding: name.suffix($0.count), as: UTF8.self) }
     }
 
