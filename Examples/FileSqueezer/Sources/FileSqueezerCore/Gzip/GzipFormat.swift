@@ -26,11 +26,26 @@ enum GzipFormat {
     /// ```
     static func header(level: Int, name: [UInt8]? = nil, modificationTime: UInt32 = 0) -> [UInt8] {
         let extraFlags: UInt8 = level >= 9 ? 2 : level == 1 ? 4 : 0
-        let flags: UInt8 = name == nil ? 0 : fileNameFlag
-        let time = (0..<4).map { UInt8(truncatingIfNeeded: modificationTime >> (8 * $0)) }
-        // A file name has no zero byte, so the terminator ends it.
-        let stored = name.map { $0.filter { $0 != 0 } + [0] } ?? []
-        return [0x1F, 0x8B, 8, flags] + time + [extraFlags, 3] + stored
+        // One allocation: a run of tiny files writes a header per file.
+        var header: [UInt8] = []
+        header.reserveCapacity(11 + (name?.count ?? 0))
+        header.append(0x1F)
+        header.append(0x8B)
+        header.append(8)
+        header.append(name == nil ? 0 : fileNameFlag)
+        appendLittleEndian(modificationTime, to: &header)
+        header.append(extraFlags)
+        header.append(3)
+        if let name {
+            // A file name has no zero byte, so the terminator ends it.
+            for byte in name where byte != 0 { header.append(byte) }
+            header.append(0)
+        }
+        return header
+    }
+
+    private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
     }
 
     /// FLG.FNAME: a zero-terminated original file name follows the fixed header.
@@ -84,9 +99,11 @@ enum GzipFormat {
 
     /// The 8-byte trailer: CRC-32 and size mod 2^32, little-endian.
     static func trailer(crc: UInt32, size: Int64) -> [UInt8] {
-        let length = UInt32(truncatingIfNeeded: size)
-        return (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) }
-            + (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) }
+        var trailer: [UInt8] = []
+        trailer.reserveCapacity(8)
+        appendLittleEndian(crc, to: &trailer)
+        appendLittleEndian(UInt32(truncatingIfNeeded: size), to: &trailer)
+        return trailer
     }
 
     /// The CRC-32 of `bytes` continued from `crc` (0 to start).
