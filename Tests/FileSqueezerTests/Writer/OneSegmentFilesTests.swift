@@ -94,8 +94,8 @@ struct OneSegmentFilesTests {
         try scratch.file("a.txt", Sample.text(4000, seed: 6))
         let (files, temporaries, events, outputs) = try files(scratch, ["a.txt"], chunk: 500)
         let before = files.compress(0, deflaters: deflaters(chunk: 500), isCancelled: { true })
-        #expect(before.status == .cancelled && before.bytesOut == 0)
-        #expect(outputs.peak == 0, "nothing was opened or allocated")
+        #expect(before.status == .cancelled)
+        #expect(outputs.peak == 0 && temporaries.current.isEmpty, "nothing was opened or allocated")
 
         // Polled before opening, then before each 500-byte chunk: stops after two chunks.
         var polls = 0
@@ -104,7 +104,7 @@ struct OneSegmentFilesTests {
             if polls == 3 { #expect(temporaries.current.count == 1, "the temporary output exists mid-file") }
             return polls == 4
         }
-        #expect(mid.status == .cancelled && mid.bytesOut == 0)
+        #expect(mid.status == .cancelled)
         #expect(polls == 4)
         #expect(events.outcomes(of: 0).map(\.status) == [.cancelled, .cancelled])
         #expect(temporaries.current.isEmpty)
@@ -138,6 +138,7 @@ struct OneSegmentFilesTests {
         let outcome = files.compress(0, deflaters: deflaters(chunk: 500)) {
             polls += 1
             if polls == 7 {
+                #expect(temporaries.current.count == 1, "opened and partly deflated when it grows")
                 // Past the planned size, before the read that would have ended it.
                 let handle = FileHandle(forWritingAtPath: path)
                 _ = try? handle?.seekToEnd()
@@ -150,6 +151,50 @@ struct OneSegmentFilesTests {
         #expect(outcome.reason?.contains("(3000 bytes at the start, 3004 now)") == true, "\(outcome.reason ?? "")")
         #expect(temporaries.current.isEmpty)
         #expect(try scratch.listing() == ["a.txt"])
+    }
+
+    /// Compresses `a.txt` (3,000 bytes, 500-byte chunks) with `change` done
+    /// after it was opened, before its first chunk.
+    func changedAfterOpening(_ change: (Scratch) throws -> Void) throws -> (FileOutcome, RecordedEvents, TemporaryFiles, Scratch) {
+        let scratch = try Scratch()
+        try scratch.file("a.txt", Sample.text(3000, seed: 8))
+        let (files, temporaries, events, _) = try files(scratch, ["a.txt"], chunk: 500)
+        var polls = 0
+        var changeError: (any Error)?
+        let outcome = files.compress(0, deflaters: deflaters(chunk: 500)) {
+            polls += 1
+            if polls == 2 {
+                #expect(temporaries.current.count == 1, "opened")
+                do { try change(scratch) } catch { changeError = error }
+            }
+            return false
+        }
+        if let changeError { throw changeError }
+        #expect(events.outcomes(of: 0) == [outcome], "reported once")
+        #expect(temporaries.current.isEmpty)
+        return (outcome, events, temporaries, scratch)
+    }
+
+    @Test("a .gz made while the file is deflated is left alone, and the file fails naming it")
+    func destinationAppearsMidFile() throws {
+        let (outcome, _, _, scratch) = try changedAfterOpening { try $0.file("a.txt.gz", Data("theirs".utf8)) }
+        #expect(outcome.reason == CompressionError.destinationExists(scratch.path + "/a.txt.gz").description)
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent("a.txt.gz")) == Data("theirs".utf8))
+        #expect(try scratch.listing() == ["a.txt", "a.txt.gz"])
+    }
+
+    @Test("an original replaced (mv) or removed while it is deflated fails named, and gets no .gz")
+    func originalGoneMidFile() throws {
+        let (replaced, _, _, scratch) = try changedAfterOpening { scratch in
+            try scratch.file("b.txt", Data("other".utf8))
+            #expect(rename(scratch.path + "/b.txt", scratch.path + "/a.txt") == 0)
+        }
+        #expect(replaced.reason == CompressionError.replaced.description)
+        #expect(try scratch.listing() == ["a.txt"])
+
+        let (removed, _, _, emptied) = try changedAfterOpening { #expect(unlink($0.path + "/a.txt") == 0) }
+        #expect(removed.reason == CompressionError.vanished.description)
+        #expect(try emptied.listing().isEmpty)
     }
 
     @Test("a batch whose job never ran reports each file once: cancelled, or failed with the reason given")

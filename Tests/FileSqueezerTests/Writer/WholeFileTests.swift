@@ -10,7 +10,7 @@ import Darwin
 #endif
 import TestSupport
 
-/// A whole file (stages 1 and 2) through the one writer: a segment that
+/// A whole file (stages 1 and 2) through `SegmentedFile`: a segment that
 /// streams, so memory does not grow with the file's size.
 @Suite("Whole-file compression")
 struct WholeFileTests {

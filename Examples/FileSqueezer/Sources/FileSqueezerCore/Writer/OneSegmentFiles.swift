@@ -20,8 +20,8 @@ import ConcurrencyToolkit
 ///   the trailer, then ``FileCompressor/end(_:_:bytesRead:)``.
 /// - **Memory.** One compressed output at a time, counted in `outputs`
 ///   (the run's ``SegmentWindow/outputs``) and dropped before the call returns.
-/// - **Trace.** A span `compress <path>` around opening and deflating, as a
-///   segment's.
+/// - **Trace.** A span `compress <path>` around opening, deflating and the
+///   write.
 /// - **Progress.** None: each file's bytes count with its outcome
 ///   (`unread` is its planned size), as for any one-segment file.
 /// - **Endings.** Every call reports the file's outcome to `events`, once, and
@@ -80,26 +80,23 @@ struct OneSegmentFiles: Sendable {
     /// The file from opening to the move into place.
     /// - Returns: The original bytes read and the compressed bytes kept.
     private func write(_ plan: FilePlan, deflaters: DeflaterPool, isCancelled: () -> Bool) throws -> (read: Int64, written: Int64) {
-        let (source, output, compressed, length) = try span("compress \(plan.relativePath)") {
+        let (source, output, length, written) = try span("compress \(plan.relativePath)") {
             if isCancelled() { throw CancellationError() }
             let (source, output) = try compressor.begin(plan)
             do {
+                // The compressed bytes live only in this scope: they are
+                // freed before the ending (its fsync under --synchronous).
                 let (compressed, length) = try deflate(source, deflaters: deflaters, isCancelled: isCancelled)
-                return (source, output, compressed, length)
+                try output.write(compressed.bytes)
+                return (source, output, length, Int64(compressed.count))
             } catch {
                 output.discard()
                 throw error
             }
         }
-        do {
-            try output.write(compressed.bytes)
-        } catch {
-            output.discard()
-            throw error
-        }
         // end removes the temporary output itself when it throws.
         try compressor.end(source, output, bytesRead: length)
-        return (length, Int64(compressed.count))
+        return (length, written)
     }
 
     /// The whole member: header, deflate read to the file's end (whatever

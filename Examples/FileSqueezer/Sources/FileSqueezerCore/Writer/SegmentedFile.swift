@@ -39,8 +39,9 @@ import ConcurrencyToolkit
 ///   the last segment is written, ``finish(inJob:)``: a check that the size
 ///   did not change, and the move into place. A file of several segments is
 ///   queued on `finishes` for that (its rename can be slow); a one-segment
-///   file, or any file without `finishes`, ends at once in the job that wrote
-///   it. A failure (or a cancelled segment) stops the file:
+///   file (streamed, or made so in tests: stage 3 sends its one-segment
+///   files through ``OneSegmentFiles``), or any file without `finishes`,
+///   ends at once in the job that wrote it. A failure (or a cancelled segment) stops the file:
 ///   segments already running stop at their next chunk, later ones are
 ///   skipped, the temporary file removed, and the outcome names the failure
 ///   of the earliest segment. The outcome is reported once,
@@ -50,7 +51,7 @@ import ConcurrencyToolkit
 ///   parallelism (their sum over the wall time) so stays at most `jobs`.
 /// - **Progress.** Reported as segments are written, so it only grows; a
 ///   file of one segment (not streamed) reports none, its bytes count with
-///   its outcome (`unread`).
+///   its outcome (`unread`), as ``OneSegmentFiles`` does.
 /// - **A whole file** is one segment, read to its end, that streams: its
 ///   output is written whenever it holds a chunk's worth and progress is
 ///   reported after every chunk, so memory stays at one chunk's output
