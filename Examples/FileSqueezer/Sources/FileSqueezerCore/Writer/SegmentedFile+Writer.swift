@@ -29,8 +29,8 @@ extension SegmentedFile {
                 if let firstSegment, let window { window.release(firstSegment + segment) }
             }
             if run.endsFile {
-                // A one-segment file is small (or streamed): its ending costs less than the hop.
-                if let finishes, segmentCount > 1 {
+                // A streamed file has no `finishes`: it ends in its own job.
+                if let finishes {
                     finishes.add(self)
                     return nil
                 }
@@ -82,12 +82,8 @@ extension SegmentedFile {
             return
         }
         let (previous, total) = state.withLock { $0.written(write, bytes: Int64(bytes.count), length: length) }
-        // A streamed segment reported its progress chunk by chunk. A file of
-        // one segment ends right after this write: its bytes count as done
-        // with its outcome (report), which saves the display a bar shown and
-        // removed within the same moment, per file (a third of the main
-        // actor's work on many tiny files).
-        if !streams, segmentCount > 1 { events.progress(file: index, total: total, previous: previous) }
+        // A streamed segment reported its progress chunk by chunk.
+        if !streams { events.progress(file: index, total: total, previous: previous) }
     }
 
     /// After the last segment (which carries the trailer) is written: size
@@ -125,9 +121,7 @@ extension SegmentedFile {
         let outcome = FileOutcome(
             plan, failure: ending.failure, cancelled: ending.cancelled, bytesRead: ending.bytesWritten,
             bytesOut: ending.bytesOut, busy: ending.busy)
-        // A one-segment file reported no progress (write): all of it is unread.
-        let reported = streams || segmentCount > 1 ? ending.bytesWritten : 0
-        events.finished(file: index, outcome: outcome, unread: plan.size - reported)
+        events.finished(file: index, outcome: outcome, unread: plan.size - ending.bytesWritten)
         return outcome
     }
 }

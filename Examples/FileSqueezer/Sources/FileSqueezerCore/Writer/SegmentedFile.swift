@@ -37,11 +37,10 @@ import ConcurrencyToolkit
 ///   temporary output (``FileCompressor/begin(_:)``). Segment 0's output
 ///   starts with the gzip header; the last one's ends with the trailer. After
 ///   the last segment is written, ``finish(inJob:)``: a check that the size
-///   did not change, and the move into place. A file of several segments is
-///   queued on `finishes` for that (its rename can be slow); a one-segment
-///   file (streamed, or made so in tests: stage 3 sends its one-segment
-///   files through ``OneSegmentFiles``), or any file without `finishes`,
-///   ends at once in the job that wrote it. A failure (or a cancelled segment) stops the file:
+///   did not change, and the move into place. A split file is queued on
+///   `finishes` for that (its rename can be slow); a streamed file, or any
+///   file without `finishes`, ends at once in the job that wrote it. A
+///   failure (or a cancelled segment) stops the file:
 ///   segments already running stop at their next chunk, later ones are
 ///   skipped, the temporary file removed, and the outcome names the failure
 ///   of the earliest segment. The outcome is reported once,
@@ -49,9 +48,7 @@ import ConcurrencyToolkit
 ///   on this file, added up: its segments (opening, reading, deflating),
 ///   their writes, and its ending when a job did it. The achieved
 ///   parallelism (their sum over the wall time) so stays at most `jobs`.
-/// - **Progress.** Reported as segments are written, so it only grows; a
-///   file of one segment (not streamed) reports none, its bytes count with
-///   its outcome (`unread`), as ``OneSegmentFiles`` does.
+/// - **Progress.** Reported as segments are written, so it only grows.
 /// - **A whole file** is one segment, read to its end, that streams: its
 ///   output is written whenever it holds a chunk's worth and progress is
 ///   reported after every chunk, so memory stays at one chunk's output
@@ -82,11 +79,14 @@ final class SegmentedFile: Sendable {
     let streams: Bool
     let state: VisibleMutex<Machine>
 
-    /// A file of the parallel strategy, cut into ``FileCompressor/segmentSize`` segments.
+    /// A file of the parallel strategy larger than one segment, cut into
+    /// ``FileCompressor/segmentSize`` segments (a smaller one goes through
+    /// ``OneSegmentFiles``).
     convenience init(
         index: Int, plan: FilePlan, compressor: FileCompressor, events: any CompressionEvents,
         window: SegmentWindow, firstSegment: Int, finishes: FinishQueue? = nil
     ) {
+        precondition(compressor.segmentCount(forSize: plan.size) > 1, "a one-segment file goes through OneSegmentFiles")
         self.init(
             index: index, plan: plan, compressor: compressor, events: events, window: window,
             firstSegment: firstSegment, finishes: finishes, streams: false)
