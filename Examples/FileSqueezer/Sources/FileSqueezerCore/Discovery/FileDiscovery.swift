@@ -170,10 +170,10 @@ private struct Scan {
         // Outputs beside their originals: the listing says which exist. Kept
         // as the names that have a `.gz` beside them (none in a tree not
         // squeezed before), so a file costs no lookup key and no hashing.
-        let suffix = Array(".gz".utf8)
+        let gz = Array(".gz".utf8)
         let compressedNames = discovery.outputRoot == nil
-            ? Set(names.lazy.filter { $0.count > suffix.count && $0.suffix(suffix.count).elementsEqual(suffix) }
-                .map { Array($0.dropLast(suffix.count)) })
+            ? Set(names.lazy.filter { $0.count > gz.count && $0.suffix(gz.count).elementsEqual(gz) }
+                .map { Array($0.dropLast(gz.count)) })
             : nil
         // Held while its entries are looked at, let go while a subfolder is
         // walked: only the folder being listed is held, whatever the depth.

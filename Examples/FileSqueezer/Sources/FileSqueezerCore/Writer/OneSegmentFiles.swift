@@ -100,7 +100,7 @@ struct OneSegmentFiles: Sendable {
     }
 
     /// The whole member: header, deflate read to the file's end (whatever
-    /// its size said: pseudo-files, ``SourceFile/checkRead(_:)``), trailer.
+    /// its size said: pseudo-files, ``SourceFile/checkRead(_:size:)``), trailer.
     private func deflate(_ source: SourceFile, deflaters: DeflaterPool, isCancelled: () -> Bool) throws -> (ByteBuffer, Int64) {
         try deflaters.withDeflater { deflater in
             let output = ByteBuffer(capacity: deflater.stream.bound(Int(source.plan.size)) + 64, counted: outputs)
