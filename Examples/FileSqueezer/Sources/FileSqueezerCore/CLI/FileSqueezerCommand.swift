@@ -94,7 +94,7 @@ public enum FileSqueezerCommand {
         }
         var discovery: Discovery
         do {
-            discovery = try discoverFiles(
+            discovery = try await discoverFiles(
                 in: folder, recursive: options.recursive, output: options.output, force: options.force)
         } catch {
             Terminal.error("file-squeezer: \(error)\n")

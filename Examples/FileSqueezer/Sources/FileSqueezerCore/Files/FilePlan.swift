@@ -12,7 +12,7 @@ import Darwin
 /// saw (``identity``) when it is opened.
 ///
 /// ```swift
-/// let discovery = try discoverFiles(in: "logs", recursive: true, output: nil)
+/// let discovery = try await discoverFiles(in: "logs", recursive: true, output: nil)
 /// for plan in discovery.plans { print(plan.relativePath, "->", plan.destination) }
 /// // tests: a plan for one path, its folder opened now
 /// let plan = FilePlan(source: "/logs/a.log", relativePath: "a.log", destination: "/logs/a.log.gz", size: 1_234)

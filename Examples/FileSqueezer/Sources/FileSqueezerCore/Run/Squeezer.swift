@@ -5,7 +5,7 @@ import ConcurrencyToolkit
 /// returns the summary.
 ///
 /// ```swift
-/// let discovery = try discoverFiles(in: "logs", recursive: false, output: nil)
+/// let discovery = try await discoverFiles(in: "logs", recursive: false, output: nil)
 /// let squeezer = Squeezer(strategy: .parallel, jobs: 2,
 ///                         compressor: FileCompressor(level: 6, force: false, temporaryFiles: TemporaryFiles()),
 ///                         display: TerminalDisplay(mode: .lines))
