@@ -175,7 +175,7 @@ struct FolderScan: Sendable {
     /// `subfolder` opened now and checked to be the folder inspected, with
     /// its output folder; `nil` (a failure named, or nothing when it
     /// vanished) when it cannot be.
-    mutating func open(_ subfolder: Subfolder) -> (Folder, OutputFolder)? {
+    private mutating func open(_ subfolder: Subfolder) -> (Folder, OutputFolder)? {
         let sub = Folder(subfolder.name, in: subfolder.parent, identity: subfolder.seen)
         do {
             _ = try sub.hold()  // opened now, checked to be the folder inspected

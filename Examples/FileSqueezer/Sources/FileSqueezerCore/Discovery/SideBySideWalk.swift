@@ -66,8 +66,7 @@ struct SideBySideWalk: Sendable {
             case .top(let folder, let output):
                 scan.list(folder, relative: "", output: output, isTop: true)
             case .subfolder(let subfolder):
-                guard let (folder, output) = scan.open(subfolder) else { break }
-                scan.list(folder, relative: subfolder.shown, output: output, isTop: false)
+                scan.enter(subfolder)
             }
             return scan
         }
