@@ -52,7 +52,7 @@ public enum ExecutorBookkeepingCost {
         var sink = 0
         let start = MonotonicClock.now
         for job in 0..<jobs {
-            heap.push(.init(job: job, priority: 0x15, enqueuedAt: 0, order: UInt64(job)))
+            heap.push(.init(job: job, priority: 0x15, busyAtEnqueue: 0, order: UInt64(job)))
             sink &+= heap.pop()?.job ?? 0
         }
         let elapsed = MonotonicClock.now - start

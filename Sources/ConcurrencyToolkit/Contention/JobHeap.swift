@@ -5,8 +5,8 @@
 ///
 /// ```swift
 /// var heap = JobHeap<Int>()
-/// heap.push(.init(job: 1, priority: 0x15, enqueuedAt: 10, order: 0))
-/// heap.push(.init(job: 2, priority: 0x19, enqueuedAt: 11, order: 1))
+/// heap.push(.init(job: 1, priority: 0x15, busyAtEnqueue: 10, order: 0))
+/// heap.push(.init(job: 2, priority: 0x19, busyAtEnqueue: 11, order: 1))
 /// heap.pop()?.job   // 2: higher priority first
 /// ```
 ///
@@ -16,8 +16,9 @@ struct JobHeap<Job> {
     struct Entry {
         var job: Job
         var priority: UInt8
-        /// When it was enqueued (``MonotonicClock``), for its wait.
-        var enqueuedAt: UInt64
+        /// The actor's busy clock when it was enqueued, for its wait
+        /// (``QueueMeasures/busyClock(now:)``).
+        var busyAtEnqueue: UInt64
         /// Enqueue order, for first come first served within a priority.
         var order: UInt64
     }
@@ -33,9 +34,9 @@ struct JobHeap<Job> {
     /// The next job's priority.
     var topPriority: UInt8? { entries.first?.priority }
 
-    /// When the longest-waiting job was enqueued (a scan: call it only when
-    /// that matters, see ``MonitoredQueue/observe(now:threshold:)``).
-    var oldestEnqueuedAt: UInt64? { entries.lazy.map(\.enqueuedAt).min() }
+    /// The busy clock when the longest-waiting job was enqueued (a scan:
+    /// call it only when that matters, see ``MonitoredQueue/observe(now:threshold:)``).
+    var earliestBusyAtEnqueue: UInt64? { entries.lazy.map(\.busyAtEnqueue).min() }
 
     private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
         a.priority != b.priority ? a.priority > b.priority : a.order < b.order

@@ -8,8 +8,12 @@ extension MonitoredActorExecutor {
     /// metrics.gauge("actor.busy_percent", Int(stats.busyFraction * 100))
     /// ```
     ///
-    /// Waits are from enqueue to start (a job's time in the queue, including
-    /// the wake-up of an idle actor). Percentiles come from logarithmic
+    /// A job's wait is the time it spent queued *while another job of this
+    /// actor ran*: what the actor made it wait. Time in the queue while
+    /// nothing ran (an idle actor waking, or a saturated pool giving its
+    /// runner no thread) is not counted: the actor held nobody up, and the
+    /// pool's stalls are ``StallDetector``'s to report. So callers that never
+    /// overlap wait zero, on any machine. Percentiles come from logarithmic
     /// buckets, within 25% of the exact value and never above `longestWait`
     /// (nor below the shortest wait); `longestWait` is exact.
     public struct Statistics: Sendable, Hashable {
@@ -22,9 +26,9 @@ extension MonitoredActorExecutor {
         public var queueDepth: Int
         /// The most jobs ever waiting at once.
         public var maxQueueDepth: Int
-        /// The longest any job waited to start.
+        /// The longest any job waited behind other jobs of the actor.
         public var longestWait: Duration
-        /// The median wait (zero before the first job).
+        /// The median wait (zero before the first job, and for jobs that found the actor free).
         public var medianWait: Duration
         /// The wait 99% of jobs did not exceed (zero before the first job).
         public var p99Wait: Duration

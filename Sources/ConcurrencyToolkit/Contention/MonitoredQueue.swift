@@ -13,7 +13,7 @@
 /// ```swift
 /// var queue = MonitoredQueue<Int, Int>()
 /// queue.enqueue(7, priority: 0x15, now: 100)     // .spawn(2): no runner of that band yet
-/// queue.next(band: 2, now: 150, finished: false, thread: 42)   // .run(7), which waited 50 ns
+/// queue.next(band: 2, now: 150, finished: false, thread: 42)   // .run(7): waited 0 (nothing ran before it)
 /// ```
 struct MonitoredQueue<Job, Waker> {
     enum WakeAction {
@@ -73,9 +73,9 @@ struct MonitoredQueue<Job, Waker> {
     // MARK: Events
 
     mutating func enqueue(_ job: Job, priority: UInt8, now: UInt64) -> WakeAction {
-        heap.push(.init(job: job, priority: priority, enqueuedAt: now, order: nextOrder))
+        let busyAtEnqueue = stats.enqueued(depth: heap.count + 1, now: now)
+        heap.push(.init(job: job, priority: priority, busyAtEnqueue: busyAtEnqueue, order: nextOrder))
         nextOrder &+= 1
-        stats.enqueued(depth: heap.count, now: now)
         traceChanges.queued(now: now, depth: heap.count)
         guard !running else { return .none }
         running = true
@@ -86,7 +86,7 @@ struct MonitoredQueue<Job, Waker> {
     /// run a job (which ended at `now`).
     mutating func next(band: Int, now: UInt64, finished: Bool, thread: UInt64) -> NextAction {
         if finished {
-            stats.finished(startedAt: holderStartedAt, now: now)
+            stats.finished(now: now)
             traceChanges.finished(now: now, ran: now > holderStartedAt ? now - holderStartedAt : 0)
             holderThread = 0
         }
@@ -99,9 +99,8 @@ struct MonitoredQueue<Job, Waker> {
             return .handOff(wake(band: topBand))
         }
         let entry = heap.pop()!
-        stats.started(enqueuedAt: entry.enqueuedAt, depth: heap.count, now: now)
-        traceChanges.started(
-            now: now, waited: now > entry.enqueuedAt ? now - entry.enqueuedAt : 0, depth: heap.count)
+        let waited = stats.started(busyAtEnqueue: entry.busyAtEnqueue, depth: heap.count, now: now)
+        traceChanges.started(now: now, waited: waited, depth: heap.count)
         holderThread = thread
         holderStartedAt = now
         return .run(entry.job)
@@ -135,16 +134,18 @@ struct MonitoredQueue<Job, Waker> {
 
     // MARK: Contention episodes (the watcher)
 
-    /// What the watcher sees in one look. `oldestWait` is exact when at
-    /// least `threshold`, else 0: the heap is scanned only when the backlog
-    /// is already that old (a job waiting now was enqueued after the queue
-    /// last became non-empty).
+    /// What the watcher sees in one look. `oldestWait` (the longest wait
+    /// behind other jobs of a job waiting now) is exact when at least
+    /// `threshold`, else 0: the heap is scanned only when the busy clock has
+    /// moved that far since the queue last became non-empty (every job
+    /// waiting now was enqueued since, so none has waited longer).
     mutating func observe(now: UInt64, threshold: UInt64) -> ContentionObservation {
         var oldest: UInt64 = 0
-        if let since = stats.backlogSince, now &- since >= threshold, now >= since,
-            let enqueuedAt = heap.oldestEnqueuedAt, now > enqueuedAt
+        let clock = stats.busyClock(now: now)
+        if stats.backlogSince != nil, clock &- stats.backlogBusySince >= threshold, clock >= stats.backlogBusySince,
+            let earliest = heap.earliestBusyAtEnqueue, clock > earliest
         {
-            oldest = now - enqueuedAt
+            oldest = clock - earliest
         }
         return ContentionObservation(
             oldestWait: oldest, depth: heap.count, holderThread: running ? holderThread : 0,

@@ -4,34 +4,59 @@
 /// (the time the queue has been non-empty without a break) that the
 /// contention watcher reads.
 ///
+/// A job's **wait** is the time it spent queued *while another job of the
+/// actor ran*: the contention, not the queue time. Waits are read on the
+/// *busy clock* (``busyClock(now:)``: the time spent running jobs), which
+/// stands still while the actor is idle, so a job that waited for a pool
+/// thread to wake an idle actor (a saturated pool: the stall detector's
+/// report) waited zero here. Go's mutex profile stops a waiter's clock at the
+/// unlock for the same reason.
+///
 /// ```swift
 /// var measures = QueueMeasures()
-/// measures.enqueued(depth: 1, now: 0)
-/// measures.started(enqueuedAt: 0, depth: 0, now: 40)   // waited 40 ns
-/// measures.finished(startedAt: 40, now: 100)           // busy 60 ns
+/// let mark = measures.enqueued(depth: 1, now: 0)      // busy clock 0
+/// measures.started(busyAtEnqueue: mark, depth: 0, now: 40)   // waited 0: nothing ran
+/// measures.finished(now: 100)                          // busy 60 ns
 /// ```
 struct QueueMeasures {
     private(set) var started: UInt64 = 0
+    /// Time spent running the jobs that have finished.
     private(set) var busy: UInt64 = 0
     private(set) var maxDepth = 0
     private(set) var waits = WaitHistogram()
     /// The longest wait so far (exact: the histogram keeps it).
     var longestWait: UInt64 { waits.largest }
-    /// ∫ depth dt in nanoseconds: every waiting job adds its waiting time,
-    /// as Abseil's mutex profiler and Go's (since 1.22) count contention.
+    /// When the job running now started; nil while none runs.
+    private var runningSince: UInt64?
+    /// ∫ depth d(busy clock) in nanoseconds: every waiting job adds its
+    /// wait, as Abseil's mutex profiler and Go's (since 1.22) count contention.
     private var waitingTime: UInt64 = 0
     private var depth = 0
+    /// The busy clock at the last change of depth.
     private var lastDepthChange: UInt64 = 0
-    /// When the queue last became non-empty; nil while it is empty.
+    /// When (wall clock) the queue last became non-empty; nil while it is empty.
     private(set) var backlogSince: UInt64?
+    /// The busy clock then: no job waiting now has waited longer than the
+    /// busy clock has moved since.
+    private(set) var backlogBusySince: UInt64 = 0
     private var current: ContentionPeaks?
     private var ended: ContentionPeaks?
 
-    mutating func enqueued(depth newDepth: Int, now: UInt64) {
-        integrate(now: now, newDepth: newDepth)
+    /// The time spent running jobs up to `now`, the running one included:
+    /// the clock waits are read on.
+    func busyClock(now: UInt64) -> UInt64 {
+        guard let runningSince, now > runningSince else { return busy }
+        return busy &+ (now - runningSince)
+    }
+
+    /// A job was queued; returns the busy clock, for its wait when it starts.
+    mutating func enqueued(depth newDepth: Int, now: UInt64) -> UInt64 {
+        let clock = busyClock(now: now)
+        integrate(clock: clock, newDepth: newDepth)
         maxDepth = max(maxDepth, newDepth)
         if newDepth == 1 {
             backlogSince = now
+            backlogBusySince = clock
             current = ContentionPeaks(since: now, maxWait: 0, maxDepth: 1, jobs: 1, waitingTime: waitingTime)
         } else {
             if var peaks = current {
@@ -40,13 +65,19 @@ struct QueueMeasures {
                 current = peaks
             }
         }
+        return clock
     }
 
-    mutating func started(enqueuedAt: UInt64, depth newDepth: Int, now: UInt64) {
-        let wait = now > enqueuedAt ? now - enqueuedAt : 0
+    /// A job queued at busy clock `busyAtEnqueue` starts running at `now`;
+    /// returns its wait.
+    @discardableResult
+    mutating func started(busyAtEnqueue: UInt64, depth newDepth: Int, now: UInt64) -> UInt64 {
+        let clock = busyClock(now: now)
+        let wait = clock > busyAtEnqueue ? clock - busyAtEnqueue : 0
         started &+= 1
         waits.record(wait)
-        integrate(now: now, newDepth: newDepth)
+        integrate(clock: clock, newDepth: newDepth)
+        runningSince = now
         if var peaks = current {
             peaks.maxWait = max(peaks.maxWait, wait)
             current = peaks
@@ -58,15 +89,19 @@ struct QueueMeasures {
             current = nil
             backlogSince = nil
         }
+        return wait
     }
 
-    mutating func finished(startedAt: UInt64, now: UInt64) {
-        busy &+= now > startedAt ? now - startedAt : 0
+    /// The job running now returned at `now`.
+    mutating func finished(now: UInt64) {
+        busy = busyClock(now: now)
+        runningSince = nil
     }
 
     /// The waiting time so far, counting the jobs waiting now up to `now`.
     func waitingTime(now: UInt64) -> UInt64 {
-        waitingTime &+ UInt64(depth) &* (now > lastDepthChange ? now - lastDepthChange : 0)
+        let clock = busyClock(now: now)
+        return waitingTime &+ UInt64(depth) &* (clock > lastDepthChange ? clock - lastDepthChange : 0)
     }
 
     /// The current backlog's peaks, its waiting time counted up to `now`.
@@ -88,12 +123,12 @@ struct QueueMeasures {
         current = ContentionPeaks(since: now, maxWait: 0, maxDepth: depth, jobs: 0, waitingTime: waitingTime(now: now))
     }
 
-    private mutating func integrate(now: UInt64, newDepth: Int) {
+    private mutating func integrate(clock: UInt64, newDepth: Int) {
         // Times are read before the lock is taken, so one may be a little
         // older than the last change: count nothing for it then.
-        if now > lastDepthChange {
-            waitingTime &+= UInt64(depth) &* (now - lastDepthChange)
-            lastDepthChange = now
+        if clock > lastDepthChange {
+            waitingTime &+= UInt64(depth) &* (clock - lastDepthChange)
+            lastDepthChange = clock
         }
         depth = newDepth
     }

@@ -1,7 +1,8 @@
 /// A report that work waited for an actor longer than a threshold: which
 /// actor, how long and how deep the queue grew, and what the actor was
 /// running meanwhile. One report per *episode*: from the first moment a job
-/// had waited the threshold to the moment none had.
+/// had waited the threshold behind other jobs of the actor to the moment
+/// none had.
 ///
 /// ```swift
 /// ActorContentionHandler.bootstrap(.custom { contention in
@@ -17,7 +18,9 @@
 public struct ActorContention: Error, Sendable, Hashable, CustomStringConvertible {
     /// The executor's label (``MonitoredActorExecutor/label``).
     public var label: String
-    /// The longest any job waited for the actor during the episode.
+    /// The longest any job waited for the actor during the episode: queued
+    /// while another of its jobs ran (time waiting for a pool thread while
+    /// the actor was idle is a stall, not contention, and is not counted).
     public var longestWait: Duration
     /// The most jobs waiting for the actor at once during the episode.
     public var maxQueueDepth: Int

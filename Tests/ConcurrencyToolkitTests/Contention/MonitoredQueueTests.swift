@@ -69,23 +69,61 @@ import TestSupport
         guard case .resumeNow(false) = queue.park(band: 1, waker: "runner 1") else { Issue.record("not ended"); return }
     }
 
-    @Test func measuresWaitsDepthBusyTimeAndWaitingTime() {
+    @Test func measuresWaitsBehindOtherJobsDepthBusyTimeAndWaitingTime() {
         var queue = Queue()
         _ = queue.enqueue(1, priority: 0x15, now: 0)
         _ = queue.enqueue(2, priority: 0x15, now: 0)
         _ = queue.enqueue(3, priority: 0x15, now: 0)
-        _ = queue.next(band: 2, now: 10, finished: false, thread: 7)  // 1 waited 10
-        _ = queue.next(band: 2, now: 30, finished: true, thread: 7)  // 2 waited 30
-        _ = queue.next(band: 2, now: 60, finished: true, thread: 7)  // 3 waited 60
+        _ = queue.next(band: 2, now: 10, finished: false, thread: 7)  // 1 waited 0: nothing ran before it
+        _ = queue.next(band: 2, now: 30, finished: true, thread: 7)  // 2 waited 20, behind 1
+        _ = queue.next(band: 2, now: 60, finished: true, thread: 7)  // 3 waited 50, behind 1 and 2
         _ = queue.next(band: 2, now: 100, finished: true, thread: 7)
         let stats = queue.stats
         #expect(stats.started == 3)
         #expect(stats.maxDepth == 3)
-        #expect(stats.longestWait == 60)
+        #expect(stats.longestWait == 50)
+        #expect(stats.waits.smallest == 0)
         #expect(stats.busy == 90)
-        // 3 jobs for 10, 2 for 20, 1 for 30: the waits' sum.
-        #expect(stats.waitingTime(now: 100) == 10 + 30 + 60)
+        // 2 jobs behind 1 for 20, 1 behind 2 for 30: the waits' sum.
+        #expect(stats.waitingTime(now: 100) == 0 + 20 + 50)
         #expect(!queue.isHolder(7))
+    }
+
+    /// The flake this pins: on a saturated pool an idle actor's runner took
+    /// 1.1 s to get a thread, and callers that never overlapped were
+    /// reported as contention with no holder. Waiting for a thread is the
+    /// stall detector's to report; nothing held the actor.
+    @Test func waitingForAThreadWhileNothingRunsIsNoWait() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.enqueue(2, priority: 0x15, now: 5)
+        let look = queue.observe(now: 1_000_000_000, threshold: 100)
+        #expect(look.oldestWait == 0)
+        #expect(look.holderThread == 0)
+        _ = queue.next(band: 2, now: 1_100_000_000, finished: false, thread: 7)  // 1: 1.1 s late, waited 0
+        _ = queue.next(band: 2, now: 1_100_000_040, finished: true, thread: 7)  // 2: waited 40, behind 1
+        _ = queue.next(band: 2, now: 1_100_000_050, finished: true, thread: 7)
+        #expect(queue.stats.longestWait == 40)
+        #expect(queue.stats.waitingTime(now: 2_000_000_000) == 40)
+        // A hand-off between runners is not running either.
+        _ = queue.enqueue(3, priority: 0x09, now: 2_000_000_000)
+        _ = queue.next(band: 0, now: 2_000_000_010, finished: false, thread: 7)
+        _ = queue.enqueue(4, priority: 0x19, now: 2_000_000_020)
+        _ = queue.next(band: 0, now: 2_000_000_030, finished: true, thread: 7)  // hands off: 4 waited 10
+        _ = queue.next(band: 3, now: 2_500_000_000, finished: false, thread: 8)  // the runner came 0.5 s later
+        #expect(queue.stats.longestWait == 40)
+        #expect(queue.stats.waits.percentile(1) == 40)
+    }
+
+    @Test func aJobQueuedBehindARunningOneWaitsWhileItRuns() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.next(band: 2, now: 10, finished: false, thread: 7)
+        _ = queue.enqueue(2, priority: 0x15, now: 100)  // 1 has run 90 so far
+        #expect(queue.stats.waitingTime(now: 300) == 200)
+        _ = queue.next(band: 2, now: 400, finished: true, thread: 7)  // 1 ran until 400
+        #expect(queue.stats.longestWait == 300)
+        #expect(queue.stats.waitingTime(now: 1_000) == 300)
     }
 
     @Test func theHolderIsTheThreadRunningAJob() {
@@ -106,11 +144,12 @@ import TestSupport
         #expect(early.oldestWait == 0)
         #expect(early.ended?.jobs == 1)  // the first job's own short backlog
         let look = queue.observe(now: 200, threshold: 50)
-        #expect(look.oldestWait == 80)
+        #expect(look.oldestWait == 80)  // 2, behind 1 since 120
         #expect(look.depth == 2)
         #expect(look.holderThread == 7)
         #expect(look.current?.maxDepth == 2)
         #expect(look.current?.jobs == 2)
+        #expect(look.current?.waitingTime == 80 + 70)
         #expect(look.ended == nil)  // taken once
     }
 }
