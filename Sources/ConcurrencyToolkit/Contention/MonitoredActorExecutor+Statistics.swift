@@ -51,7 +51,7 @@ extension MonitoredActorExecutor {
             age > .zero ? min(1, busyTime / age) : 0
         }
 
-        init(measures: QueueMeasures, depth: Int, running: UInt64, label: String, age: UInt64, now: UInt64) {
+        init(measures: QueueMeasures, depth: Int, label: String, age: UInt64, now: UInt64) {
             self.label = label
             jobs = Int(clamping: measures.started)
             queueDepth = depth
@@ -60,7 +60,7 @@ extension MonitoredActorExecutor {
             medianWait = .nanoseconds(Int64(clamping: measures.waits.percentile(0.5) ?? 0))
             p99Wait = .nanoseconds(Int64(clamping: measures.waits.percentile(0.99) ?? 0))
             contention = .nanoseconds(Int64(clamping: measures.waitingTime(now: now)))
-            busyTime = .nanoseconds(Int64(clamping: measures.busy &+ running))
+            busyTime = .nanoseconds(Int64(clamping: measures.busyClock(now: now)))
             self.age = .nanoseconds(Int64(clamping: age))
         }
     }

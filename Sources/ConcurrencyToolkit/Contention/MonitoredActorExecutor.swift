@@ -120,8 +120,7 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
         // the next job copy the histogram (copy on write) under the lock.
         return core.state.withLock { queue in
             Statistics(
-                measures: queue.stats, depth: queue.heap.count, running: queue.runningFor(now: now),
-                label: label, age: age, now: now)
+                measures: queue.stats, depth: queue.heap.count, label: label, age: age, now: now)
         }
     }
 }

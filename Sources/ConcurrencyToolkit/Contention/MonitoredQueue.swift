@@ -64,9 +64,8 @@ struct MonitoredQueue<Job, Waker> {
     // MARK: Measures
     private(set) var stats = QueueMeasures()
 
-    /// Thread running the current job (0: none), and when that job started.
+    /// Thread running the current job (0: none); when it started, ``QueueMeasures`` keeps.
     private(set) var holderThread: UInt64 = 0
-    private(set) var holderStartedAt: UInt64 = 0
     /// What the trace reads of the last changes (copied out only while one records).
     private(set) var traceChanges = QueueTraceChanges()
 
@@ -86,8 +85,8 @@ struct MonitoredQueue<Job, Waker> {
     /// run a job (which ended at `now`).
     mutating func next(band: Int, now: UInt64, finished: Bool, thread: UInt64) -> NextAction {
         if finished {
+            traceChanges.finished(now: now, ran: stats.runningFor(now: now))
             stats.finished(now: now)
-            traceChanges.finished(now: now, ran: now > holderStartedAt ? now - holderStartedAt : 0)
             holderThread = 0
         }
         guard let top = heap.topPriority else {
@@ -102,7 +101,6 @@ struct MonitoredQueue<Job, Waker> {
         let waited = stats.started(busyAtEnqueue: entry.busyAtEnqueue, depth: heap.count, now: now)
         traceChanges.started(now: now, waited: waited, depth: heap.count)
         holderThread = thread
-        holderStartedAt = now
         return .run(entry.job)
     }
 
@@ -122,11 +120,6 @@ struct MonitoredQueue<Job, Waker> {
         stopping = true
         defer { parked = Array(repeating: nil, count: Self.bandCount) }
         return parked.compactMap { $0 }
-    }
-
-    /// How long the job running now has run (0: none).
-    func runningFor(now: UInt64) -> UInt64 {
-        holderThread != 0 && now > holderStartedAt ? now - holderStartedAt : 0
     }
 
     /// Whether `thread` is running a job of this queue now.

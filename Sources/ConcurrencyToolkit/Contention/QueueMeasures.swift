@@ -45,8 +45,13 @@ struct QueueMeasures {
     /// The time spent running jobs up to `now`, the running one included:
     /// the clock waits are read on.
     func busyClock(now: UInt64) -> UInt64 {
-        guard let runningSince, now > runningSince else { return busy }
-        return busy &+ (now - runningSince)
+        busy &+ runningFor(now: now)
+    }
+
+    /// How long the job running now has run (0: none).
+    func runningFor(now: UInt64) -> UInt64 {
+        guard let runningSince, now > runningSince else { return 0 }
+        return now - runningSince
     }
 
     /// A job was queued; returns the busy clock, for its wait when it starts.
