@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import ConcurrencyToolkit
+import ConcurrencyToolkit
 import HarnessSupport
 
 // What adopting `MonitoredActorExecutor` costs an actor (issue 28, item 6),
@@ -75,22 +75,22 @@ func actorCases(hops count: Int, batches: Int, bookkeepingJobs: Int) -> [Case] {
         }.result
     })
     cases.append(Case(name: "queue step with measures (`MonitoredActorExecutor`'s, no lock)", operations: bookkeepingJobs) {
-        Int64(ExecutorBookkeepingCost.monitoredQueue(jobs: $0))
+        Int64(_ExecutorBookkeepingCost.monitoredQueue(jobs: $0))
     })
     cases.append(Case(name: "bare priority heap push + pop", operations: bookkeepingJobs) {
-        Int64(ExecutorBookkeepingCost.bareHeap(jobs: $0))
+        Int64(_ExecutorBookkeepingCost.bareHeap(jobs: $0))
     })
     cases.append(Case(name: "one clock read (`clock_gettime`, monotonic)", operations: bookkeepingJobs) {
-        Int64(ExecutorBookkeepingCost.clockReads($0))
+        Int64(_ExecutorBookkeepingCost.clockReads($0))
     })
     // The cases above back to back, within one round: the difference is the
     // bookkeeping; less two clock reads, what the measures themselves cost.
     cases.append(Case(name: "bookkeeping per job (with measures − bare heap)", operations: bookkeepingJobs) {
-        Int64(ExecutorBookkeepingCost.monitoredQueue(jobs: $0)) - Int64(ExecutorBookkeepingCost.bareHeap(jobs: $0))
+        Int64(_ExecutorBookkeepingCost.monitoredQueue(jobs: $0)) - Int64(_ExecutorBookkeepingCost.bareHeap(jobs: $0))
     })
     cases.append(Case(name: "bookkeeping per job less its two clock reads", operations: bookkeepingJobs) {
-        Int64(ExecutorBookkeepingCost.monitoredQueue(jobs: $0)) - Int64(ExecutorBookkeepingCost.bareHeap(jobs: $0))
-            - Int64(ExecutorBookkeepingCost.clockReads(2 * $0))
+        Int64(_ExecutorBookkeepingCost.monitoredQueue(jobs: $0)) - Int64(_ExecutorBookkeepingCost.bareHeap(jobs: $0))
+            - Int64(_ExecutorBookkeepingCost.clockReads(2 * $0))
     })
     return cases
 }

@@ -10,7 +10,7 @@
 // figure is the median of its captures (CAPTURES, 200, per kind). With ROWS,
 // writes one row per kind and round in method.py's format (wall_s = seconds
 // per capture), for `method.py report-operations`.
-@_spi(Benchmarks) import ConcurrencyToolkit
+import ConcurrencyToolkit
 import HarnessSupport
 import Synchronization
 #if canImport(Glibc)
@@ -28,7 +28,7 @@ final class HeldThread: Sendable {
 
     init(busy: Bool) {
         Task.detached(priority: .medium) { [self] in
-            id.store(StallCaptureCost.currentThreadID, ordering: .releasing)
+            id.store(_StackCaptureCost.currentThreadID, ordering: .releasing)
             var spins: UInt64 = 0
             while !stop.load(ordering: .relaxed) {
                 if busy { spins &+= 1 } else { _ = poll(nil, 0, 1000) }
@@ -83,9 +83,9 @@ func runCost(rowsPath: String?, rounds: Int, captures: Int) -> Bool {
                 attempts += 1
                 var found = 0
                 let time: UInt64? = switch label {
-                case labels[0]: StallCaptureCost.blockedCapture(thread: asleepID, frames: &found)
-                case labels[1]: StallCaptureCost.runningCapture(thread: busyID, frames: &found)
-                default: StallCaptureCost.memoryMapRead()
+                case labels[0]: _StackCaptureCost.blockedCapture(thread: asleepID, frames: &found)
+                case labels[1]: _StackCaptureCost.runningCapture(thread: busyID, frames: &found)
+                default: _StackCaptureCost.memoryMapRead()
                 }
                 if let time {
                     times.append(time)

@@ -3,17 +3,17 @@
 // a stall at the 100 ms threshold, and its threads are captured). Counts
 // calls that came back with EINTR or early (< 98% of their length), and fails
 // if there is one. Prints, too, the captures whose signal found a thread at
-// a system-call instruction (`StallCaptureCost.interruptedCalls`): an upper
+// a system-call instruction (`_StackCaptureCost.interruptedCalls`): an upper
 // bound of the calls interrupted elsewhere in the process, since it also
 // counts a call that had just returned by itself when the signal came (a
 // runnable thread leaving a futex wait; `stall-capture.sh strace` shows
 // which calls, if any, really returned EINTR or were restarted).
-@_spi(Benchmarks) import ConcurrencyToolkit
+import ConcurrencyToolkit
 import HarnessSupport
 
 func runRepeat(count: Int) async -> Bool {
     let combinations = Place.allCases.flatMap { place in BlockingCall.allCases.map { (place, $0) } }
-    let interruptedBefore = StallCaptureCost.interruptedCalls
+    let interruptedBefore = _StackCaptureCost.interruptedCalls
     var calls = 0
     var interrupted = 0
     var shortened = 0
@@ -45,7 +45,7 @@ func runRepeat(count: Int) async -> Bool {
         if let first = ended.first { ratios.append(milliseconds(first.duration) / Double(length)) }
         try? await Task.sleep(for: .milliseconds(50))  // the probes run between blocks
     }
-    let captures = StallCaptureCost.interruptedCalls - interruptedBefore
+    let captures = _StackCaptureCost.interruptedCalls - interruptedBefore
     ratios.sort()
     let median = ratios.isEmpty ? Double.nan : ratios[ratios.count / 2]
     print("Stall capture, \(count) blocks of 150–300 ms in one process (the 7 calls × main actor, \(poolWidth) pool threads), "

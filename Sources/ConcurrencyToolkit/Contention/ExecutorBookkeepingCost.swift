@@ -5,19 +5,18 @@
 /// the same pushes and pops (the least a serial executor that keeps
 /// priorities does). The difference, per job, is the bookkeeping. Neither
 /// takes the lock or wakes a runner: those a custom executor pays anyway,
-/// and the hop benchmarks time them. Not API: the Benchmarks package
-/// (`HandOffHarness`) reaches it through `@_spi(Benchmarks) import ConcurrencyToolkit`.
+/// and the hop benchmarks time them. Not API (the leading underscore):
+/// public only because the Benchmarks package (`HandOffHarness`) is another
+/// package; it may change in any release.
 ///
 /// ```swift
-/// // snippet: skip (an @_spi import, which only a file's top level can make)
-/// @_spi(Benchmarks) import ConcurrencyToolkit
+/// import ConcurrencyToolkit
 ///
-/// let measured = ExecutorBookkeepingCost.monitoredQueue(jobs: 1_000_000)
-/// let bare = ExecutorBookkeepingCost.bareHeap(jobs: 1_000_000)
+/// let measured = _ExecutorBookkeepingCost.monitoredQueue(jobs: 1_000_000)
+/// let bare = _ExecutorBookkeepingCost.bareHeap(jobs: 1_000_000)
 /// print("bookkeeping: \(Double(measured - bare) / 1e6) ns per job")
 /// ```
-@_spi(Benchmarks)
-public enum ExecutorBookkeepingCost {
+public enum _ExecutorBookkeepingCost {
     /// Nanoseconds for `jobs` jobs through the executor's queue, one waiting
     /// at a time behind the one running: an enqueue (after a clock read),
     /// then the runner's step that ends the running job and starts it (after

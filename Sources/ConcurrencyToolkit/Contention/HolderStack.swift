@@ -23,7 +23,7 @@ struct HolderStack {
 
     init() {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
-        canCapture = ThreadStackCapture.prepare(signal: StallMonitor.shared.signal)
+        canCapture = ThreadStacks.prepare()
         #else
         canCapture = false
         #endif
@@ -35,7 +35,7 @@ struct HolderStack {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
         guard canCapture, thread != 0 else { return nil }
         // As a stall's: a holder asleep in a call is read, never interrupted.
-        return StallBlame.stack(of: thread)
+        return ThreadStacks.stack(of: thread)
         #else
         return nil
         #endif

@@ -37,16 +37,16 @@ import Runtime
 /// elsewhere the lists are empty.
 ///
 /// ```swift
-/// let threads = StallBlame(signal: SIGPROF).blockingThreads(for: [.mainActorBlocked])
+/// let threads = StallBlame().blockingThreads(for: [.mainActorBlocked])
 /// ```
 struct StallBlame {
     private let canCapture: Bool
     private let ownThread: UInt64
 
     /// Call on the watchdog thread: it is left out of the suspects.
-    init(signal: Int32) {
+    init() {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
-        canCapture = ThreadStackCapture.prepare(signal: signal)
+        canCapture = ThreadStacks.prepare()
         #else
         canCapture = false
         #endif
@@ -66,12 +66,12 @@ struct StallBlame {
         let mainQueue = ThreadStackCapture.mainQueueLabel
         let regions = MemoryRegions.current()
         var captured: [(id: UInt64, capture: ThreadStackCapture.Capture, call: Int?)] = []
-        for id in Self.processThreads().filter({ $0 != ownThread }).prefix(256) {
+        for id in ThreadStacks.processThreads().filter({ $0 != ownThread }).prefix(256) {
             // Asked just before each capture, not once before the loop: a
             // capture can wait 200 ms, and a lane may start work meanwhile.
             if BlockingThreads.isRunning(id) { continue }
-            guard let (capture, call) = Self.capture(thread: id, regions: regions, mainActorThread: mainActorThread, mainQueue: mainQueue),
-                capture.addresses.contains(where: Self.isInSwiftJobRun)
+            guard let (capture, call) = ThreadStacks.capture(thread: id, regions: regions, mainActorThread: mainActorThread, mainQueue: mainQueue),
+                capture.addresses.contains(where: ThreadStacks.isInSwiftJobRun)
             else { continue }
             captured.append((id, capture, call))
         }
@@ -92,77 +92,4 @@ struct StallBlame {
         #endif
     }
 
-    #if os(Linux) && canImport(Glibc) && canImport(Runtime)
-    /// Thread `id`'s stack, innermost first, taken as a stall's are: read
-    /// from memory if it sleeps in the kernel, signalled only if it runs.
-    /// Call ``ThreadStackCapture/prepare(signal:)`` first.
-    static func stack(of id: UInt64) -> [UInt]? {
-        capture(thread: id, regions: MemoryRegions.current(), mainActorThread: nil, mainQueue: 0)?.0.addresses
-    }
-
-    /// One thread's stack, and the system call it sleeps in. A thread asleep
-    /// in the kernel is read from memory and never signalled; only a running
-    /// thread (in user space, where a signal interrupts no call) is signalled.
-    /// A thread that wakes or falls asleep while it is looked at is looked at
-    /// again, twice at most.
-    private static func capture(
-        thread id: UInt64, regions: MemoryRegions, mainActorThread: UInt64?, mainQueue: UInt
-    ) -> (ThreadStackCapture.Capture, Int?)? {
-        for _ in 0..<3 {
-            switch ThreadStatus.of(thread: id) {
-            case .unknown:
-                return nil
-            case .blocked(let call):
-                guard let frames = BlockedStackCapture.capture(thread: id, call: call, regions: regions, isLastFrame: isInSwiftJobRun) else { continue }
-                let label = id == mainActorThread ? mainQueue : 0
-                return (ThreadStackCapture.Capture(addresses: frames, queueLabel: label), call.number >= 0 ? call.number : nil)
-            case .running:
-                guard
-                    let capture = ThreadStackCapture.capture(
-                        thread: Int32(truncatingIfNeeded: id), onlyIfRunning: true, regions: regions, isLastFrame: isInSwiftJobRun)
-                else {
-                    continue
-                }
-                return (capture, nil)
-            }
-        }
-        return nil
-    }
-    #endif
-
-    #if os(Linux) && canImport(Glibc)
-    /// `dladdr(address, Dl_info *)`; `Dl_info` is four pointers (file name,
-    /// file base, symbol name, symbol address). Glibc's module imports neither.
-    private typealias DladdrFunction = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
-
-    private static let symbols: (dladdr: DladdrFunction, swiftJobRun: UInt)? = {
-        let handle = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
-        guard let dladdr = dlsym(handle, "dladdr"), let jobRun = dlsym(handle, "swift_job_run") else { return nil }
-        return (unsafeBitCast(dladdr, to: DladdrFunction.self), UInt(bitPattern: jobRun))
-    }()
-
-    /// Whether `address` (a return address) lies in `swift_job_run`: the
-    /// nearest exported symbol at or below it is that function. The last
-    /// frame a stall's walk looks for (``StallCaptureCost`` times it too).
-    static func isInSwiftJobRun(_ address: UInt) -> Bool {
-        guard let symbols, let pointer = UnsafeRawPointer(bitPattern: address &- 1) else { return false }
-        var info: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)
-        let found = withUnsafeMutableBytes(of: &info) { symbols.dladdr(pointer, $0.baseAddress) }
-        return found != 0 && info.3 == symbols.swiftJobRun
-    }
-
-    /// The ids of this process's threads now.
-    private static func processThreads() -> [UInt64] {
-        guard let directory = opendir("/proc/self/task") else { return [] }
-        defer { closedir(directory) }
-        var ids: [UInt64] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if let id = UInt64(name) { ids.append(id) }
-        }
-        return ids
-    }
-    #endif
 }

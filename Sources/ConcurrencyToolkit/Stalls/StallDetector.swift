@@ -135,27 +135,16 @@ public enum StallDetector {
     /// ```
     public static var isRunning: Bool { StallMonitor.shared.isRunning }
 
-    /// The signal used to capture a *running* blocking thread's stack
-    /// (Linux): by default `SIGPROF`, the one signal besides the synchronous
-    /// ones that libdispatch leaves unblocked in its worker threads. Set it
-    /// before the first start; the handler, once installed, stays installed
-    /// and chains every signal it did not send to the handler installed
-    /// before it.
+    /// The signal used to capture a running thread's stack: another name
+    /// for ``StackCapture/signal``, which the contention detector uses too.
+    /// Set it before the first start.
     ///
     /// ```swift
     /// StallDetector.captureSignal = SIGUSR2   // if the program profiles with SIGPROF (the main actor only, then)
     /// StallDetector.start()
     /// ```
-    ///
-    /// A thread asleep in the kernel never receives it: its stack is read
-    /// from memory, so no blocking call returns early. A running thread
-    /// receives one per stall, in user space, where it interrupts no call
-    /// (only one entering the kernel in the microseconds between the look
-    /// and the signal can be). A running thread that blocks this signal
-    /// cannot be captured and is left out: with any other signal than
-    /// `SIGPROF`, that is every running pool thread on Linux.
     public static var captureSignal: Int32 {
-        get { StallMonitor.shared.signal }
-        set { StallMonitor.shared.signal = newValue }
+        get { StackCapture.signal }
+        set { StackCapture.signal = newValue }
     }
 }

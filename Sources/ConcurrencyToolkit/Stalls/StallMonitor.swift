@@ -26,13 +26,9 @@ final class StallMonitor: Sendable {
 
     static let shared = StallMonitor()
 
-    /// The capture signal; read when a watchdog is made (under the demands'
-    /// lock, so an atomic, not a lock of its own).
-    private static let captureSignal = Atomic<Int32>(SIGPROF)
-
     private let demands = Demands<Demand, StallWatchdog>(
         configure: StallMonitor.configuration,
-        makeWorker: { StallWatchdog(configuration: $0, signal: StallMonitor.captureSignal.load(ordering: .relaxed)) })
+        makeWorker: { StallWatchdog(configuration: $0) })
 
     /// The smallest threshold and interval asked for (the interval at most
     /// a quarter of the threshold, both at least 1 ms).
@@ -46,11 +42,6 @@ final class StallMonitor: Sendable {
     }
 
     var isRunning: Bool { demands.worker != nil }
-
-    var signal: Int32 {
-        get { Self.captureSignal.load(ordering: .relaxed) }
-        set { Self.captureSignal.store(newValue, ordering: .relaxed) }
-    }
 
     /// The watchdog, if running (for waiting on its looks).
     var watchdog: StallWatchdog? { demands.worker }

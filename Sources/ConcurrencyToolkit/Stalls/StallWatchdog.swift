@@ -16,7 +16,7 @@ import Synchronization
 /// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
 ///
 /// ```swift
-/// let watchdog = StallWatchdog(configuration: .init(threshold: 250_000_000, interval: 100_000_000), signal: SIGPROF)
+/// let watchdog = StallWatchdog(configuration: .init(threshold: 250_000_000, interval: 100_000_000))
 /// watchdog.start()
 /// watchdog.stop()
 /// ```
@@ -32,7 +32,6 @@ final class StallWatchdog: DemandDrivenWorker {
 
     /// Set by ``StallMonitor``'s ``Demands``.
     let configuration: Lock<Versioned<Configuration>>
-    private let signal: Int32
     private let mainProbe = StallProbe()
     /// On Linux each priority has its threads (a Dispatch root queue per
     /// quality of service): blocking every `.high` thread leaves `.medium`
@@ -48,9 +47,8 @@ final class StallWatchdog: DemandDrivenWorker {
     /// after it is not yet known to the trackers.
     private let lastLookRead = Atomic<UInt64>(0)
 
-    init(configuration: Configuration, signal: Int32) {
+    init(configuration: Configuration) {
         self.configuration = Lock(Versioned(configuration))
-        self.signal = signal
     }
 
     func start() {
@@ -148,7 +146,7 @@ final class StallWatchdog: DemandDrivenWorker {
     func armMainProbe() { mainProbe.arm(now: MonotonicClock.now, thread: CurrentThread.id) }
 
     private func run() {
-        let blame = StallBlame(signal: signal)
+        let blame = StallBlame()
         var watched = [Watched(probe: mainProbe, kind: .mainActorBlocked, priority: nil, tracker: StallStateMachine())]
         for (probe, priority) in zip(poolProbes, Self.poolPriorities) {
             // A pool stall ends at a prompt answer: Dispatch may start a

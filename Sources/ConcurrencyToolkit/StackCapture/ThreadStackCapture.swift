@@ -15,7 +15,7 @@ import Synchronization
 /// for a thread asleep in the kernel) and symbolicates it. One capture at a
 /// time (a lock makes concurrent callers take turns).
 ///
-/// **The signal** is `SIGPROF` by default (``StallDetector/captureSignal``
+/// **The signal** is `SIGPROF` by default (``StackCapture/signal``
 /// changes it before the first start): libdispatch blocks every
 /// asynchronous signal in its worker threads — the cooperative pool's
 /// threads on Linux — except a few, `SIGPROF` among them (for profilers).

@@ -9,24 +9,22 @@ import Darwin
 /// What the benchmarks measure of the stall capture, and nothing more: the
 /// cost of one capture of a thread asleep in the kernel (read from memory),
 /// of one capture of a running thread (signalled), and the count of
-/// captures whose signal found a thread at a system call. Not API: the
-/// Benchmarks package (`StallCaptureHarness`) is another package, so it
-/// reaches these through `@_spi(Benchmarks) import ConcurrencyToolkit`.
+/// captures whose signal found a thread at a system call. Not API (the
+/// leading underscore): public only because the Benchmarks package
+/// (`StallCaptureHarness`) is another package; it may change in any release.
 ///
 /// ```swift
-/// // snippet: skip (an @_spi import, which only a file's top level can make)
-/// @_spi(Benchmarks) import ConcurrencyToolkit
+/// import ConcurrencyToolkit
 ///
-/// let threadID = StallCaptureCost.currentThreadID   // on the thread to capture
-/// if let nanoseconds = StallCaptureCost.blockedCapture(thread: threadID) {
+/// let threadID = _StackCaptureCost.currentThreadID   // on the thread to capture
+/// if let nanoseconds = _StackCaptureCost.blockedCapture(thread: threadID) {
 ///     print("read from memory in \(nanoseconds) ns")
 /// }
-/// print(StallCaptureCost.interruptedCalls)   // 0 unless a signal found a call
+/// print(_StackCaptureCost.interruptedCalls)   // 0 unless a signal found a call
 /// ```
 ///
 /// Everything here returns nil (or 0) on platforms without `/proc`.
-@_spi(Benchmarks)
-public enum StallCaptureCost {
+public enum _StackCaptureCost {
     /// The calling thread's kernel id (`gettid()`), the id the captures take.
     public static var currentThreadID: UInt64 { CurrentThread.id }
 
@@ -64,7 +62,7 @@ public enum StallCaptureCost {
         let regions = MemoryRegions.current()
         // As a stall walks it: on to the job's entry where the frame chain ends early.
         #if canImport(Glibc)
-        let lastFrame: ((UInt) -> Bool)? = StallBlame.isInSwiftJobRun
+        let lastFrame: ((UInt) -> Bool)? = ThreadStacks.isInSwiftJobRun
         #else
         let lastFrame: ((UInt) -> Bool)? = nil
         #endif
@@ -88,13 +86,13 @@ public enum StallCaptureCost {
     /// `frames` gets the number of frames.
     public static func runningCapture(thread: UInt64, frames: UnsafeMutablePointer<Int>? = nil) -> UInt64? {
         #if os(Linux) && canImport(Glibc)
-        guard ThreadStackCapture.prepare(signal: StallDetector.captureSignal) else { return nil }
+        guard ThreadStacks.prepare() else { return nil }
         let regions = MemoryRegions.current()
         let start = MonotonicClock.now
         guard
             let capture = ThreadStackCapture.capture(
                 thread: Int32(truncatingIfNeeded: thread), onlyIfRunning: true, regions: regions,
-                isLastFrame: StallBlame.isInSwiftJobRun)
+                isLastFrame: ThreadStacks.isInSwiftJobRun)
         else {
             return nil
         }
