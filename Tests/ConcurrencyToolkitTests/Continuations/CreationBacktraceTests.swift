@@ -20,6 +20,19 @@ import TestSupport
         #expect(text.contains("Wrapper.wait()"), "\(text)")
         #expect(!text.contains("ContinuationStorage"), "the toolkit's own frames are left out: \(text)")
     }
+
+    /// The caller that created the continuation after a suspension, and its
+    /// own async caller, are reached only through the task's async contexts.
+    @Test func asyncCallersAreNamed() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                ContinuationMisuse.capturesCreationBacktraces = true
+                await outerAsyncCaller()
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("callerAfterASuspension() at Tests/ConcurrencyToolkitTests/Continuations/CreationBacktraceTests.swift:"), "\(text)")
+        #expect(text.contains("outerAsyncCaller() at Tests/ConcurrencyToolkitTests/Continuations/CreationBacktraceTests.swift:"), "\(text)")
+    }
     #endif
 
     @Test func offByDefault() async {
@@ -45,4 +58,17 @@ struct Wrapper {
 @inline(never)
 func callerThatUsesTheWrapper() async {
     await Wrapper().wait()
+}
+
+@inline(never)
+func callerAfterASuspension() async {
+    try? await Task.sleep(for: .milliseconds(1))
+    await Wrapper().wait()
+}
+
+@inline(never)
+func outerAsyncCaller() async {
+    await Task.yield()
+    await callerAfterASuspension()
+    await Task.yield()
 }
