@@ -34,8 +34,18 @@ struct ReturnAddressCheck {
     }
 
     /// Whether the 8 bytes before a return address end with a call instruction.
-    static func endsWithCall(_ b: [UInt8]) -> Bool {
-        #if arch(x86_64)
+    static func endsWithCall(_ b: [UInt8], instructionSet: InstructionSet = .host) -> Bool {
+        switch instructionSet {
+        case .x86_64: return x86EndsWithCall(b)
+        case .arm64: return arm64EndsWithCall(b)
+        case .unknown: return false
+        }
+    }
+
+    /// x86-64: `call rel32`, or `call` through a register or memory, in any
+    /// of the lengths its ModRM forms take.
+    static func x86EndsWithCall(_ b: [UInt8]) -> Bool {
+        guard b.count == 8 else { return false }
         func at(_ back: Int) -> UInt8 { b[8 - back] }
         func isREX(_ byte: UInt8) -> Bool { byte & 0xF0 == 0x40 }
         if at(5) == 0xE8 { return true }  // call rel32
@@ -48,12 +58,17 @@ struct ReturnAddressCheck {
         if at(7) == 0xFF && at(6) == 0x94 { return true }  // [sib+d32]
         if isREX(at(7)) && at(6) == 0xFF && at(5) & 0xF8 == 0x90 { return true }
         return false
-        #elseif arch(arm64)
+    }
+
+    /// arm64: the last instruction is `bl imm26`, `blr xN`, or one of the
+    /// pointer-authenticating `blraa`/`blrab` (and their `z` forms).
+    static func arm64EndsWithCall(_ b: [UInt8]) -> Bool {
+        guard b.count == 8 else { return false }
         let instruction = UInt32(b[4]) | UInt32(b[5]) << 8 | UInt32(b[6]) << 16 | UInt32(b[7]) << 24
-        return instruction & 0xFC00_0000 == 0x9400_0000 || instruction & 0xFFFF_FC1F == 0xD63F_0000
-        #else
-        return false
-        #endif
+        return instruction & 0xFC00_0000 == 0x9400_0000  // bl
+            || instruction & 0xFFFF_FC1F == 0xD63F_0000  // blr
+            || instruction & 0xFFFF_F81F == 0xD63F_081F  // blraaz, blrabz
+            || instruction & 0xFFFF_F800 == 0xD73F_0800  // blraa, blrab
     }
 }
 
