@@ -7,7 +7,6 @@ struct AccumulatingBuffer<Element: Sendable>: ThrottleBuffer {
     @usableFromInline let capacity: Int
 
     @inlinable init(capacity: Int) {
-        precondition(capacity > 0, "A batching reporter needs a capacity of at least 1")
         self.capacity = capacity
         elements = []
     }

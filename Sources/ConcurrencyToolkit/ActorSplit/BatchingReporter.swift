@@ -54,12 +54,15 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
     ///     To keep an `async` handler written in `@MainActor` code off the main
     ///     actor (it only forwards to another actor), write
     ///     `{ @concurrent lines in await logs.append(lines) }`.
-    /// - Precondition: `interval >= .zero`. A negative interval stops the
-    ///   process, in release builds too, with a message naming the value.
+    /// - Precondition: `interval >= .zero` and `capacity >= 1`. A bad value
+    ///   stops the process, in release builds too, with a message naming it.
     public init(
         interval: Duration, capacity: Int, clock: some Clock<Duration> = ContinuousClock(),
         @_inheritActorContext _ deliver: @escaping @isolated(any) @Sendable ([Element]) async -> Void
     ) {
+        checkPrecondition(
+            capacity >= 1,
+            "BatchingReporter(capacity: \(capacity)): capacity must be at least 1 (how many elements may wait for delivery)")
         storage = ThrottleStorage(
             buffer: AccumulatingBuffer(capacity: capacity), interval: interval, clock: ThrottleClock(clock),
             deliver: deliver)

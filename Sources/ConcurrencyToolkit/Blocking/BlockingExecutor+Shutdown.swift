@@ -22,7 +22,9 @@ extension BlockingExecutor {
     /// The caller's `function`, `fileID` and `line` name the wait in a trace
     /// and in ``PendingContinuations``; leave the defaults.
     public func shutdown(function: String = #function, fileID: String = #fileID, line: Int = #line) async {
-        precondition(self !== BlockingExecutor.shared, "BlockingExecutor.shared cannot be shut down; create your own BlockingExecutor to control its lifetime")
+        checkPrecondition(
+            self !== BlockingExecutor.shared,
+            "BlockingExecutor.shared.shutdown() at \(fileID):\(line): the shared executor cannot be shut down (other code relies on it); create your own BlockingExecutor to control its lifetime")
         await withSafeContinuation(ifLeaked: (), function: function, fileID: fileID, line: line) { (waiter: SafeContinuation<Void, Never>) in
             let action = state.withLock { $0.shutdown(waiter: waiter) }
             for work in action.drained {

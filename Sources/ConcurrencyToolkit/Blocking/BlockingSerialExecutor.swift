@@ -73,7 +73,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
     /// logFile.executor.queue.async { logFile.assumeIsolated { $0.flush() } }   // passes
     /// ```
     public func checkIsolated() {
-        precondition(isOnQueue, "not running on the BlockingSerialExecutor queue '\(queue.label)'")
+        checkPrecondition(isOnQueue, "not running on the BlockingSerialExecutor queue '\(queue.label)'")
     }
 
     /// Whether the caller runs on ``queue`` (never `nil`: the queue always knows).

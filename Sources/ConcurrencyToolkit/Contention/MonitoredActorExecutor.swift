@@ -89,7 +89,7 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
     /// cache.executor.checkIsolated()   // inside an ImageCache method: passes
     /// ```
     public func checkIsolated() {
-        precondition(isRunningCurrentThread, "not running on the actor of MonitoredActorExecutor '\(label)'")
+        checkPrecondition(isRunningCurrentThread, "not running on the actor of MonitoredActorExecutor '\(label)'")
     }
 
     /// Whether the caller is running one of this executor's jobs.

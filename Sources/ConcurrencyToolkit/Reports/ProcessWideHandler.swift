@@ -42,9 +42,9 @@ final class ProcessWideHandler<Handler: Sendable>: Sendable {
             return nil
         }
         if let previous {
-            preconditionFailure(
+            preconditionViolated(
                 "\(name).bootstrap called twice: first at \(previous), again at \(site). "
-                    + "Install the process-wide handler once; use \(scopedAlternative) for a scope.")
+                    + "Install the process-wide handler once; use \(scopedAlternative) for a scope.", file: #fileID, line: #line)
         }
     }
 }

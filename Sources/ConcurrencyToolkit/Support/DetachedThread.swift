@@ -38,7 +38,7 @@ func spawnDetachedThread(named owner: String, _ body: @escaping @Sendable () -> 
         body.run()
         return nil
     }, box)
-    precondition(created == 0, "\(owner): pthread_create failed (\(created))")
+    checkPrecondition(created == 0, "\(owner): pthread_create failed (\(created)): the process has no thread to spare")
     #if canImport(Darwin)
     if let thread { pthread_detach(thread) }
     #else
