@@ -31,6 +31,15 @@ public enum ActorContentionDetector {
     /// ```
     public static let defaultThreshold: Duration = .milliseconds(100)
 
+    /// The shortest threshold, 1 ms: a hop onto an actor costs tens of
+    /// microseconds, and a thread's wake-up up to a millisecond on a busy
+    /// machine, so a lower threshold would report every queued job.
+    ///
+    /// ```swift
+    /// ActorContentionDetector.start(threshold: ActorContentionDetector.minimumThreshold * 20)
+    /// ```
+    public static let minimumThreshold: Duration = .milliseconds(1)
+
     /// Starts watching for the process, reporting every episode in which a
     /// job waited at least `threshold`.
     ///
@@ -39,7 +48,11 @@ public enum ActorContentionDetector {
     /// ```
     ///
     /// Idempotent: starting it again changes the threshold and does nothing else.
+    /// A threshold of zero or less stops the process with a message; one
+    /// below ``minimumThreshold`` is raised to it, with one warning on
+    /// standard error.
     public static func start(threshold: Duration = defaultThreshold) {
+        let threshold = DetectorThreshold.checked(threshold, floor: minimumThreshold, call: "ActorContentionDetector.start")
         ContentionDemand.shared.setProcess(threshold: threshold)
     }
 
@@ -75,6 +88,7 @@ public enum ActorContentionDetector {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
+        let threshold = DetectorThreshold.checked(threshold, floor: minimumThreshold, call: "withActorContentionRecorded")
         let demand = ContentionDemand.shared.add(threshold: threshold)
         defer { ContentionDemand.shared.remove(demand) }
         return try await ActorContention.reporting.withScope(

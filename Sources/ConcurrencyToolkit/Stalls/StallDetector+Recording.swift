@@ -21,6 +21,7 @@ extension StallDetector {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
+        let threshold = DetectorThreshold.checked(threshold, floor: minimumThreshold, call: "withConcurrencyStallsRecorded")
         let interval = min(defaultProbeInterval, threshold / 8)
         let demand = StallMonitor.shared.addDemand(.init(threshold: threshold, interval: interval))
         defer { StallMonitor.shared.removeDemand(demand) }

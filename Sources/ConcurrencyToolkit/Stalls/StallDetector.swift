@@ -52,6 +52,15 @@ public enum StallDetector {
     /// StallDetector.start(threshold: StallDetector.defaultThreshold * 2)
     /// ```
     public static let defaultThreshold: Duration = .milliseconds(250)
+    /// The shortest threshold, 10 ms: a probe waits that long for a thread on
+    /// a healthy machine (a wake-up, a time slice), so a lower threshold
+    /// would report an idle program's scheduling as stalls.
+    ///
+    /// ```swift
+    /// StallDetector.start(threshold: max(.milliseconds(5), StallDetector.minimumThreshold))
+    /// ```
+    public static let minimumThreshold: Duration = .milliseconds(10)
+
     /// The default time between two probes, 100 ms.
     ///
     /// ```swift
@@ -69,7 +78,14 @@ public enum StallDetector {
     /// Idempotent: starting a running detector changes its threshold and
     /// interval and does nothing else. The probe interval is at most a
     /// quarter of the threshold.
+    ///
+    /// A threshold or interval of zero or less stops the process with a
+    /// message. A threshold below ``minimumThreshold`` is raised to it, with
+    /// one warning on standard error.
     public static func start(threshold: Duration = defaultThreshold, probeInterval: Duration = defaultProbeInterval) {
+        let threshold = DetectorThreshold.checked(threshold, floor: minimumThreshold, call: "StallDetector.start")
+        checkPrecondition(
+            probeInterval > .zero, "StallDetector.start(probeInterval: \(probeInterval)): probeInterval must be more than zero")
         StallMonitor.shared.setProcessDemand(StallMonitor.Demand(threshold: threshold, interval: probeInterval))
         // Called from a task on the main actor (an async `main`, a `@MainActor`
         // task): the main queue is drained, so the main actor is watched from
