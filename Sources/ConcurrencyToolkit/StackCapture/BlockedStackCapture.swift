@@ -15,24 +15,36 @@ import Darwin
 /// syscall file again afterwards says whether the thread slept throughout:
 /// if it did not, the capture is thrown away.
 ///
+/// Which queue the thread drains is read from the same words: a thread
+/// draining the main queue keeps the main queue's address
+/// (`_dispatch_main_q`) in the frames of the drain, above the job's, and
+/// a pool thread does not. After an async `main` calls `dispatch_main()`,
+/// Linux libdispatch drains the main queue on any worker thread, one drain
+/// on one and the next on another, so "the thread that last ran a main-actor
+/// job" is no answer: it named the wrong thread once the main actor had run
+/// on two (issue 39).
+///
 /// ```swift
 /// let id: UInt64 = 4242   // a thread of this process, as /proc/self/task lists it
 /// let regions = MemoryRegions.current()
 /// if case .blocked(let call) = ThreadStatus.of(thread: id),
-///     let frames = BlockedStackCapture.capture(thread: id, call: call, regions: regions) {
-///     print(frames)   // the program counter in the C library, then return addresses
+///     let capture = BlockedStackCapture.capture(thread: id, call: call, regions: regions) {
+///     print(capture.frames)   // the program counter in the C library, then return addresses
 /// }
 /// ```
 enum BlockedStackCapture {
     /// How much of a stack is read, at most (the rest is not unwound).
     static let maximumStackBytes = 256 * 1024
 
-    /// The frames of `thread` asleep in `call`, or nil if it woke meanwhile
-    /// (or its stack cannot be read).
+    /// The address of the main queue, which a thread draining it keeps on its stack.
+    static let mainQueueAddress: UInt? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_dispatch_main_q").map { UInt(bitPattern: $0) }
+
+    /// The frames of `thread` asleep in `call`, and whether it drains the
+    /// main queue; nil if it woke meanwhile (or its stack cannot be read).
     /// `isLastFrame`: see ``StackWalk/frames(programCounter:stackPointer:framePointer:words:maxFrames:isInnermostCode:isLastFrame:callReaches:isReturnAddress:)``.
     static func capture(
         thread: UInt64, call: ThreadStatus.BlockedCall, regions: MemoryRegions, isLastFrame: ((UInt) -> Bool)? = nil
-    ) -> [UInt]? {
+    ) -> (frames: [UInt], drainsMainQueue: Bool)? {
         guard let memory = ProcessMemory.shared, let stack = regions.region(containing: call.stackPointer) else {
             return nil
         }
@@ -47,9 +59,10 @@ enum BlockedStackCapture {
                 words: UnsafeBufferPointer(rebasing: all[..<(read / wordSize)]), regions: regions, memory: memory,
                 isLastFrame: isLastFrame)
         }
+        let drainsMainQueue = mainQueueAddress.map { address in words[..<(read / wordSize)].contains(address) } ?? false
         // Still asleep in the same call at the same place: the stack did not move under the walk.
         guard ThreadStatus.of(thread: thread) == .blocked(call) else { return nil }
-        return frames
+        return (frames, drainsMainQueue)
     }
 }
 #endif

@@ -71,7 +71,7 @@ public enum _StackCaptureCost {
             let found = BlockedStackCapture.capture(thread: thread, call: call, regions: regions, isLastFrame: lastFrame)
         else { return nil }
         let elapsed = MonotonicClock.now - start
-        frames?.pointee = found.count
+        frames?.pointee = found.frames.count
         return elapsed
         #else
         return nil

@@ -25,25 +25,23 @@ enum ThreadStacks {
 
     /// Thread `id`'s stack, innermost first. Call ``prepare()`` first.
     static func stack(of id: UInt64) -> [UInt]? {
-        capture(thread: id, regions: MemoryRegions.current(), mainActorThread: nil, mainQueue: 0)?.0.addresses
+        capture(thread: id, regions: MemoryRegions.current(), mainQueue: 0)?.0.addresses
     }
 
     /// One thread's stack, and the system call it sleeps in. A thread that
     /// wakes or falls asleep while it is looked at is looked at again, twice
-    /// at most. `mainActorThread` is the thread that last ran a main-actor
-    /// job: a thread read from memory cannot tell which queue it drains, so
-    /// that one is labelled `mainQueue`.
-    static func capture(
-        thread id: UInt64, regions: MemoryRegions, mainActorThread: UInt64?, mainQueue: UInt
-    ) -> (ThreadStackCapture.Capture, Int?)? {
+    /// at most. A thread read from memory is labelled `mainQueue` when its
+    /// stack holds the main queue (it drains it) or it is the process's main
+    /// thread; a signalled one says which queue it drains itself.
+    static func capture(thread id: UInt64, regions: MemoryRegions, mainQueue: UInt) -> (ThreadStackCapture.Capture, Int?)? {
         for _ in 0..<3 {
             switch ThreadStatus.of(thread: id) {
             case .unknown:
                 return nil
             case .blocked(let call):
-                guard let frames = BlockedStackCapture.capture(thread: id, call: call, regions: regions, isLastFrame: isInSwiftJobRun) else { continue }
-                let label = id == mainActorThread ? mainQueue : 0
-                return (ThreadStackCapture.Capture(addresses: frames, queueLabel: label), call.number >= 0 ? call.number : nil)
+                guard let found = BlockedStackCapture.capture(thread: id, call: call, regions: regions, isLastFrame: isInSwiftJobRun) else { continue }
+                let label = found.drainsMainQueue || id == UInt64(getpid()) ? mainQueue : 0
+                return (ThreadStackCapture.Capture(addresses: found.frames, queueLabel: label), call.number >= 0 ? call.number : nil)
             case .running:
                 guard
                     let capture = ThreadStackCapture.capture(

@@ -27,10 +27,10 @@ import Runtime
 /// is dropped (found with `dladdr`, before any symbolication, the slow
 /// part). Then
 /// - main actor: the thread draining the main queue (for a signalled thread,
-///   its Dispatch queue says so; for one read from memory, it is the thread
-///   that ran the last main-actor job). That is the main thread only while
-///   the main thread runs a run loop: an async `main` calls
-///   `dispatch_main()`, and from then on a worker thread drains it.
+///   its Dispatch queue says so; for one read from memory, its stack holds
+///   the main queue). That is the main thread only while the main thread
+///   runs a run loop: an async `main` calls `dispatch_main()`, and from then
+///   on any worker thread drains it, one drain here, the next there.
 /// - pool: the threads running a Swift job that are not draining the main queue.
 ///
 /// Costs nothing while no stall lasts. Stacks are taken on Linux only;
@@ -53,13 +53,10 @@ struct StallBlame {
         ownThread = CurrentThread.id
     }
 
-    /// The threads blocking each of `kinds`, with their frames.
-    /// `mainActorThread` is the thread that last ran a main-actor job (the
-    /// main probe notes it): a thread asleep in the kernel is captured from
-    /// memory, which cannot tell which queue it drains, so that thread is
-    /// the main actor's.
+    /// The threads blocking each of `kinds`, with their frames: the main
+    /// actor's are those draining the main queue (``ThreadStacks`` tells).
     func blockingThreads(
-        for kinds: Set<ConcurrencyStall.Kind>, mainActorThread: UInt64? = nil
+        for kinds: Set<ConcurrencyStall.Kind>
     ) -> [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] {
         #if os(Linux) && canImport(Glibc) && canImport(Runtime)
         guard canCapture, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [:] }
@@ -70,7 +67,7 @@ struct StallBlame {
             // Asked just before each capture, not once before the loop: a
             // capture can wait 200 ms, and a lane may start work meanwhile.
             if BlockingThreads.isRunning(id) { continue }
-            guard let (capture, call) = ThreadStacks.capture(thread: id, regions: regions, mainActorThread: mainActorThread, mainQueue: mainQueue),
+            guard let (capture, call) = ThreadStacks.capture(thread: id, regions: regions, mainQueue: mainQueue),
                 capture.addresses.contains(where: ThreadStacks.isInSwiftJobRun)
             else { continue }
             captured.append((id, capture, call))

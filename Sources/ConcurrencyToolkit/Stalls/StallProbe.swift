@@ -21,9 +21,6 @@ final class StallProbe: Sendable {
         var sentAt: UInt64?
         /// The last probe answered: when it was sent and when it ran.
         var answered: (sentAt: UInt64, ranAt: UInt64)?
-        /// The thread that ran the last answer (for the main probe: the
-        /// thread draining the main queue).
-        var thread: UInt64?
         var stopped = false
     }
 
@@ -41,11 +38,9 @@ final class StallProbe: Sendable {
 
     private func answer() {
         let ranAt = MonotonicClock.now
-        let thread = CurrentThread.id
         state.withLock { state in
             if let sentAt = state.sentAt { state.answered = (sentAt, ranAt) }
             state.sentAt = nil
-            state.thread = thread
         }
     }
 
@@ -53,18 +48,11 @@ final class StallProbe: Sendable {
     /// runs: where the caller knows it will be run (the main actor, when the
     /// detector is started on it), a block that begins before the task's
     /// first run is then a stall from `now` on.
-    /// `thread` is the caller's, which runs the probe's executor now.
-    func arm(now: UInt64, thread: UInt64) {
+    func arm(now: UInt64) {
         state.withLock { state in
-            if state.parked == nil && state.answered == nil {
-                state.sentAt = now
-                state.thread = thread
-            }
+            if state.parked == nil && state.answered == nil { state.sentAt = now }
         }
     }
-
-    /// The thread that ran the probe last.
-    var lastThread: UInt64? { state.withLock { $0.thread } }
 
     private func park(_ continuation: UnsafeContinuation<Bool, Never>) {
         let stopped = state.withLock { state in

@@ -143,7 +143,7 @@ final class StallWatchdog: DemandDrivenWorker {
 
     /// Counts the main probe's task as a probe sent now (see ``StallProbe/arm(now:)``).
     /// Call on the main actor: the calling thread is the main actor's.
-    func armMainProbe() { mainProbe.arm(now: MonotonicClock.now, thread: CurrentThread.id) }
+    func armMainProbe() { mainProbe.arm(now: MonotonicClock.now) }
 
     private func run() {
         let blame = StallBlame()
@@ -187,7 +187,7 @@ final class StallWatchdog: DemandDrivenWorker {
                 }
                 let kinds = Set(watched.filter(needsCapture).map(\.kind))
                 if !kinds.isEmpty {
-                    let threads = blame.blockingThreads(for: kinds, mainActorThread: mainProbe.lastThread)
+                    let threads = blame.blockingThreads(for: kinds)
                     for index in watched.indices where needsCapture(watched[index]) {
                         watched[index].blamed = threads[watched[index].kind] ?? []
                     }

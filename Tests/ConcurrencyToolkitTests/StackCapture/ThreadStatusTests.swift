@@ -88,7 +88,7 @@ import Darwin
             return call != nil
         }
         let status = try #require(call)
-        let frames = try #require(BlockedStackCapture.capture(thread: id, call: status, regions: MemoryRegions.current()))
+        let frames = try #require(BlockedStackCapture.capture(thread: id, call: status, regions: MemoryRegions.current())).frames
         #expect(frames.count >= 3, "\(frames)")
         var byte: UInt8 = 1
         #expect(write(ends[1], &byte, 1) == 1)
