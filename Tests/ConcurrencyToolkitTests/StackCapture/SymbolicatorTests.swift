@@ -1,0 +1,110 @@
+#if os(Linux)
+@testable import ConcurrencyToolkit
+import Testing
+import TestSupport
+
+/// The symbolicator on real addresses of this process: a function of the
+/// test binary (a return address, from the C library's `backtrace`), a C
+/// library function, and an address in no image.
+@Suite struct SymbolicatorTests {
+    @Test func namesAReturnAddressInTheTestBinaryAfterItsFunction() throws {
+        let addresses = try #require(StackCaptureProbe.returnAddresses())
+        let frames = Symbolicator.frames(for: addresses, firstIsProgramCounter: false)
+        let first = try #require(frames.first)
+        #expect(first.function == "static StackCaptureProbe.returnAddresses()")
+        #expect(first.mangledName?.hasPrefix("$s23ConcurrencyToolkitTests") == true)
+        #expect(first.imagePath == LoadedImages.executablePath())
+        #expect(first.imageOffset == first.address - LoadedImages.current()[0].loadBias)
+        #expect(first.address == addresses[0])
+        #expect(first.imageHasSymbols)
+        // The caller: this test (a closure or the test function itself).
+        #expect(frames.dropFirst().first?.function?.contains("namesAReturnAddressInTheTestBinaryAfterItsFunction") == true)
+    }
+
+    @Test func findsACLibraryFunctionInLibc() throws {
+        let usleep = UInt(bitPattern: try #require(dlsym(nil, "usleep")))
+        for _ in 0..<2 {  // the second lookup reads the cached table: same answer
+            let frame = try #require(Symbolicator.frames(for: [usleep + 4], firstIsProgramCounter: true).first)
+            #expect(frame.function == "usleep")
+            #expect(frame.mangledName == "usleep")
+            #expect(frame.imageName == "libc.so.6")
+            #expect(frame.file == nil && frame.line == nil)
+        }
+    }
+
+    @Test func anAddressInNoImageHasNoNames() {
+        let frames = Symbolicator.frames(for: [0x10, 0x18], firstIsProgramCounter: true)
+        #expect(frames == [SymbolicatedFrame(address: 0x10), SymbolicatedFrame(address: 0x18)])
+        #expect(Symbolicator.reportLines(for: [0x10], firstIsProgramCounter: true, limit: 8).isEmpty)
+    }
+
+    @Test func listsTheExecutableByItsPathAndItsCode() throws {
+        let images = LoadedImages.current()
+        let executable = try #require(images.first)
+        #expect(executable.path == LoadedImages.executablePath())
+        #expect(executable.path.hasPrefix("/"))
+        let here = try #require(StackCaptureProbe.returnAddresses()?.first)
+        #expect(LoadedImages.image(containing: here, in: images) == executable)
+        #expect(images.contains { $0.name == "libc.so.6" })
+    }
+
+    /// Garbage, a truncated ELF and an ELF whose section headers point
+    /// anywhere: no names, no crash.
+    @Test func aMalformedFileGivesNoNames() throws {
+        let scratch = try Scratch()
+        var generator = SplitMix(seed: 38)
+        var files: [String] = []
+        files.append(try scratch.file("garbage", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })))
+        let real = try Data(contentsOf: URL(fileURLWithPath: LoadedImages.executablePath()))
+        files.append(try scratch.file("truncated", real.prefix(64 * 1024)))
+        files.append(try scratch.file("header-only", real.prefix(64)))
+        for seed in 0..<20 {
+            // A valid ELF64 header whose 10 section headers, at 64, are random.
+            var bytes = [UInt8](real.prefix(64))
+            bytes.replaceSubrange(40..<48, with: withUnsafeBytes(of: UInt64(64).littleEndian, Array.init))
+            bytes.replaceSubrange(58..<64, with: [64, 0, 10, 0, UInt8(seed % 10), 0])
+            bytes += (0..<(640 + 4096)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            files.append(try scratch.file("random-sections-\(seed)", Data(bytes)))
+        }
+        for path in files {
+            let image = LoadedImage(path: path, loadBias: 0, executableRanges: [0..<UInt.max])
+            let symbols = ImageSymbols(image: image)
+            for address: UInt in [0, 0x40, 0x1000, 0x40_0000, UInt.max - 1] {
+                let frame = try #require(symbols.frames(at: address, capturedAddress: address).first)
+                #expect(frame.function == nil && frame.mangledName == nil, "\(path) at \(address)")
+                #expect(frame.imageName == (path as NSString).lastPathComponent)
+            }
+            _ = ELFFile(path: path)?.section(named: ".debug_line")
+        }
+    }
+}
+
+enum StackCaptureProbe {
+    private typealias Backtrace = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
+
+    /// The return addresses of this call's stack, innermost first, from the
+    /// C library's `backtrace` (found with `dlsym`: execinfo.h is not in the
+    /// Glibc module): the first is inside this function.
+    @inline(never)
+    static func returnAddresses() -> [UInt]? {
+        guard let function = dlsym(nil, "backtrace") else { return nil }
+        let backtrace = unsafeBitCast(function, to: Backtrace.self)
+        var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: 8)
+        let count = backtrace(&buffer, Int32(buffer.count))
+        return buffer.prefix(Int(count)).map { UInt(bitPattern: $0) }
+    }
+}
+
+/// A seeded generator, so the "random" files are the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+#endif
