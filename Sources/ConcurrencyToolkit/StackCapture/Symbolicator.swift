@@ -65,7 +65,7 @@ enum Symbolicator {
         return frames
     }
 
-    private static let cache = ImageSymbolsCache()
+    static let cache = ImageSymbolsCache()
 }
 
 /// The images of the process and the symbols of those used last, under
@@ -91,6 +91,11 @@ final class ImageSymbolsCache: Sendable {
             state.listed = true
             return entry(for: address, in: &state)
         }
+    }
+
+    /// The images whose symbols are kept, least recently used first.
+    var cachedImages: [LoadedImage] {
+        state.withLock { $0.entries.map(\.image) }
     }
 
     /// The entry of `address`'s image, made (empty) and moved to the end

@@ -48,6 +48,38 @@ import TestSupport
         #expect(images.contains { $0.name == "libc.so.6" })
     }
 
+    @Test func keepsTheSymbolsOfTheSixteenImagesUsedLast() throws {
+        let images = LoadedImages.current()
+        try #require(images.count > Symbolicator.imageCacheLimit, "the test process loads more images than the cache keeps")
+        let cache = ImageSymbolsCache()
+        for image in images {
+            _ = cache.symbols(forImageContaining: image.executableRanges[0].lowerBound)?.symbolTable()
+        }
+        #expect(cache.cachedImages == Array(images.suffix(Symbolicator.imageCacheLimit)))
+        // Using the oldest one again makes it the newest.
+        let oldest = try #require(cache.cachedImages.first)
+        _ = cache.symbols(forImageContaining: oldest.executableRanges[0].lowerBound)
+        #expect(cache.cachedImages.last == oldest)
+        #expect(cache.cachedImages.count == Symbolicator.imageCacheLimit)
+    }
+
+    @Test func threadsSymbolicatingAtOnceAgree() async throws {
+        let addresses = try #require(StackCaptureProbe.returnAddresses())
+        let usleep = UInt(bitPattern: try #require(dlsym(nil, "usleep")))
+        let cache = ImageSymbolsCache()  // cold: the threads race to build the tables
+        let results = await withTaskGroup(of: [String?].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (addresses + [usleep]).map { cache.symbols(forImageContaining: $0)?.frames(at: $0, capturedAddress: $0).first?.function }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 8)
+        #expect(Set(results.map { $0.map { $0 ?? "-" }.joined(separator: "|") }).count == 1)
+        #expect(results.first?.last == "usleep")
+    }
+
     /// Garbage, a truncated ELF and an ELF whose section headers point
     /// anywhere: no names, no crash.
     @Test func aMalformedFileGivesNoNames() throws {
