@@ -19,9 +19,10 @@ import Darwin
 /// would still fault on the lost pages: the toolkit maps only the loaded
 /// images' files, which the loader keeps mapped too.)
 ///
-/// Out of scope: separate debug files (`.gnu_debuglink`, build-id paths
-/// under `/usr/lib/debug`): a library whose symbols live there is named
-/// from its `.dynsym` only.
+/// A stripped library's full symbol table may be in a separate debug file,
+/// found by build ID (`separateDebugFile()`); one named only by
+/// `.gnu_debuglink` is out of scope: such a library is named from its
+/// `.dynsym`.
 final class ELFFile: @unchecked Sendable {
     // @unchecked: immutable after init; the mapping is read-only and lives
     // until deinit, so the buffers it hands out stay valid while the file does.
@@ -154,6 +155,42 @@ extension UnsafeRawBufferPointer {
         let rest = self[offset...]
         guard let end = rest.firstIndex(of: 0) else { return nil }
         return String(decoding: UnsafeRawBufferPointer(rebasing: self[offset..<end]), as: UTF8.self)
+    }
+}
+#endif
+
+#if os(Linux)
+extension ELFFile {
+    /// The file's GNU build ID (the `NT_GNU_BUILD_ID` note), as lower-case hex.
+    var buildID: String? {
+        for section in sections where section.type == 7 {  // SHT_NOTE
+            guard let notes = contents(of: section) else { continue }
+            var at = 0
+            // Each note: namesz, descsz, type, then name and desc, each padded to 4.
+            while let nameSize = notes.integer(at: at, as: UInt32.self), let descriptionSize = notes.integer(at: at + 4, as: UInt32.self),
+                let type = notes.integer(at: at + 8, as: UInt32.self)
+            {
+                let nameLength = (Int(nameSize) + 3) & ~3
+                let descriptionLength = (Int(descriptionSize) + 3) & ~3
+                if type == 3, nameSize == 4, notes.integer(at: at + 12, as: UInt32.self) == 0x0055_4E47,  // "GNU\0"
+                    let description = notes.slice(at: at + 12 + nameLength, count: Int(descriptionSize)), !description.isEmpty
+                {
+                    return description.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+                }
+                at += 12 + nameLength + descriptionLength
+            }
+        }
+        return nil
+    }
+
+    /// The separate debug file a distribution's debug package installs for
+    /// this file, `/usr/lib/debug/.build-id/ab/cdef….debug` (Debian's and
+    /// Fedora's `-dbg`/`-debuginfo` packages): the full `.symtab` (and DWARF)
+    /// of a library shipped stripped, such as the C library's `start_thread`.
+    /// Files named by `.gnu_debuglink` alone are not searched.
+    func separateDebugFile() -> ELFFile? {
+        guard let id = buildID, id.count > 2 else { return nil }
+        return ELFFile(path: "/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug")
     }
 }
 #endif

@@ -124,11 +124,18 @@ final class ImageSymbols: Sendable {
     }
 
     /// The image's symbol table, nil when its file cannot be read (the vDSO,
-    /// a deleted file, not ELF). Built once; two threads that come first at
+    /// a deleted file, not ELF); for a library stripped to `.dynsym`, its
+    /// separate debug file's `.symtab` when one is installed. Built once; two threads that come first at
     /// once may both build it, and the first to finish is kept.
     func symbolTable() -> ELFSymbolTable? {
         if let built = table.withLock({ $0 }) { return built }
-        let built = ELFFile(path: image.path).map { ELFSymbolTable(file: $0) }
+        let built = ELFFile(path: image.path).map { file in
+            let own = ELFSymbolTable(file: file)
+            // Stripped to .dynsym: the distribution's debug file may have the full table.
+            guard !file.sections.contains(where: { $0.type == 2 }), let debug = file.separateDebugFile() else { return own }
+            let separate = ELFSymbolTable(file: debug)
+            return separate.symbols.count > own.symbols.count ? separate : own
+        }
         return table.withLock { current in
             if current == nil { current = .some(built) }
             return current!

@@ -11,7 +11,7 @@ import TestSupport
         let addresses = try #require(StackCaptureProbe.returnAddresses())
         let frames = Symbolicator.frames(for: addresses, firstIsProgramCounter: false)
         let first = try #require(frames.first)
-        #expect(first.function == "static StackCaptureProbe.returnAddresses()")
+        #expect(first.function == "static StackCaptureProbe.returnAddresses(count:)")
         #expect(first.mangledName?.hasPrefix("$s23ConcurrencyToolkitTests") == true)
         #expect(first.imagePath == LoadedImages.executablePath())
         #expect(first.imageOffset == first.address - LoadedImages.current()[0].loadBias)
@@ -30,6 +30,28 @@ import TestSupport
             #expect(frame.imageName == "libc.so.6")
             #expect(frame.file == nil && frame.line == nil)
         }
+    }
+
+    /// The C library ships stripped to `.dynsym`; `libc6-dbg` installs its
+    /// `.symtab` under `/usr/lib/debug/.build-id/`. The thread's first
+    /// function, `start_thread`, is in the second only.
+    @Test(.enabled(if: SymbolicatorTests.cLibraryDebugFileIsInstalled, "needs the C library's debug file (libc6-dbg)"))
+    func namesTheCLibrarysInternalFunctionsFromItsDebugFile() throws {
+        let addresses = try #require(StackCaptureProbe.returnAddresses(count: 128))
+        let frames = Symbolicator.frames(for: addresses, firstIsProgramCounter: false)
+        let cLibrary = frames.filter { $0.imageName == "libc.so.6" }
+        #expect(cLibrary.contains { $0.function == "start_thread" }, "\(cLibrary.map(\.function))")
+    }
+
+    static var cLibraryDebugFileIsInstalled: Bool {
+        guard let libc = LoadedImages.current().first(where: { $0.name == "libc.so.6" }), let id = ELFFile(path: libc.path)?.buildID else { return false }
+        return FileManager.default.fileExists(atPath: "/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug")
+    }
+
+    @Test func readsTheBuildIDNote() throws {
+        let libc = try #require(LoadedImages.current().first { $0.name == "libc.so.6" })
+        let id = try #require(ELFFile(path: libc.path)?.buildID)
+        #expect(id.count == 40 && id.allSatisfy(\.isHexDigit) && id == id.lowercased())
     }
 
     @Test func anAddressInNoImageHasNoNames() {
@@ -118,10 +140,10 @@ enum StackCaptureProbe {
     /// C library's `backtrace` (found with `dlsym`: execinfo.h is not in the
     /// Glibc module): the first is inside this function.
     @inline(never)
-    static func returnAddresses() -> [UInt]? {
+    static func returnAddresses(count: Int = 8) -> [UInt]? {
         guard let function = dlsym(nil, "backtrace") else { return nil }
         let backtrace = unsafeBitCast(function, to: Backtrace.self)
-        var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: 8)
+        var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: count)
         let count = backtrace(&buffer, Int32(buffer.count))
         return buffer.prefix(Int(count)).map { UInt(bitPattern: $0) }
     }
