@@ -5,9 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(Runtime)
-import Runtime
-#endif
 
 /// The stack of the thread running an actor's job, captured the way stall
 /// reports capture blocking threads (``ThreadStackCapture``), and turned
@@ -22,7 +19,7 @@ struct HolderStack {
     private let canCapture: Bool
 
     init() {
-        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+        #if os(Linux) && canImport(Glibc)
         canCapture = ThreadStacks.prepare()
         #else
         canCapture = false
@@ -32,7 +29,7 @@ struct HolderStack {
     /// The thread's raw stack, innermost first; nil if it did not answer
     /// (or stacks cannot be captured here).
     func capture(thread: UInt64) -> [UInt]? {
-        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+        #if os(Linux) && canImport(Glibc)
         guard canCapture, thread != 0 else { return nil }
         // As a stall's: a holder asleep in a call is read, never interrupted.
         return ThreadStacks.stack(of: thread)
@@ -43,9 +40,8 @@ struct HolderStack {
 
     /// A captured stack as report lines (`function at file:line`), the toolkit's frames left out.
     func symbolicate(_ addresses: [UInt]) -> [String] {
-        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
-        guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [] }
-        return BacktraceSymbolication.stallFrames(of: addresses, images: ImageMap.capture())
+        #if os(Linux) && canImport(Glibc)
+        return Symbolicator.threadLines(of: addresses)
         #else
         return []
         #endif

@@ -23,6 +23,10 @@ final class CreationBacktrace: Sendable {
     /// The frames outside the toolkit and the Swift runtime, innermost first,
     /// as `function at file:line`.
     func symbolicatedFrames() -> [String] {
-        ReportLines.lines(for: addresses, firstIsProgramCounter: false, limit: 8)
+        #if os(Linux)
+        return Symbolicator.reportLines(for: addresses, firstIsProgramCounter: false, limit: 8)
+        #else
+        return []
+        #endif
     }
 }

@@ -5,9 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(Runtime)
-import Runtime
-#endif
 
 /// Who blocks: the threads whose stacks a stall report shows, captured while
 /// the stall lasts (on the watchdog thread), without changing what they do.
@@ -45,7 +42,7 @@ struct StallBlame {
 
     /// Call on the watchdog thread: it is left out of the suspects.
     init() {
-        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
+        #if os(Linux) && canImport(Glibc)
         canCapture = ThreadStacks.prepare()
         #else
         canCapture = false
@@ -58,8 +55,8 @@ struct StallBlame {
     func blockingThreads(
         for kinds: Set<ConcurrencyStall.Kind>
     ) -> [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] {
-        #if os(Linux) && canImport(Glibc) && canImport(Runtime)
-        guard canCapture, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [:] }
+        #if os(Linux) && canImport(Glibc)
+        guard canCapture else { return [:] }
         let mainQueue = ThreadStackCapture.mainQueueLabel
         let regions = MemoryRegions.current()
         var captured: [(id: UInt64, capture: ThreadStackCapture.Capture, call: Int?)] = []
@@ -73,12 +70,11 @@ struct StallBlame {
             captured.append((id, capture, call))
         }
         // Symbolicate after every capture, so the threads are seen close together.
-        let images = ImageMap.capture()
         var result: [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] = [:]
         for kind in kinds {
             var threads: [ConcurrencyStall.BlockedThread] = []
             for (id, capture, call) in captured where (capture.queueLabel == mainQueue) == (kind == .mainActorBlocked) {
-                let lines = BacktraceSymbolication.stallFrames(of: capture.addresses, images: images, systemCall: call)
+                let lines = Symbolicator.threadLines(of: capture.addresses, systemCall: call)
                 threads.append(ConcurrencyStall.BlockedThread(id: id, backtrace: lines))
             }
             result[kind] = threads
