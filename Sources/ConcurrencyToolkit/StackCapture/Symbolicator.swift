@@ -27,6 +27,8 @@ struct SymbolicatedFrame: Equatable, Sendable {
 /// What the DWARF reader says about one address: the innermost frame
 /// first, then the functions it was inlined into.
 struct SourceFrame: Equatable, Sendable {
+    /// The DWARF's linkage name, or its plain name for C code.
+    var mangledName: String?
     var function: String?
     var file: String?
     var line: Int?
@@ -142,15 +144,45 @@ final class ImageSymbols: Sendable {
         }
     }
 
-    // MARK: - The DWARF seam
+    /// The image's DWARF, read from its file (or its separate debug file)
+    /// on first use; nil when it has none. Holds the file, whose mapping the
+    /// sections point into.
+    private struct DWARF {
+        let file: ELFFile
+        let image: DWARFImage
+    }
+
+    private let dwarf = Lock<DWARF??>(nil)
+
+    private func dwarfImage() -> DWARFImage? {
+        if let made = dwarf.withLock({ $0 }) { return made?.image }
+        let made: DWARF? = ELFFile(path: image.path).flatMap { file in
+            let withInfo = file.section(named: ".debug_info") != nil ? file : file.separateDebugFile()
+            guard let source = withInfo, source.section(named: ".debug_info") != nil || source.section(named: ".debug_line") != nil
+            else { return nil }
+            let sections = DWARFSections(
+                info: source.section(named: ".debug_info"), abbrev: source.section(named: ".debug_abbrev"),
+                line: source.section(named: ".debug_line"), lineStr: source.section(named: ".debug_line_str"),
+                str: source.section(named: ".debug_str"), strOffsets: source.section(named: ".debug_str_offsets"),
+                addr: source.section(named: ".debug_addr"), ranges: source.section(named: ".debug_ranges"),
+                rnglists: source.section(named: ".debug_rnglists"), aranges: source.section(named: ".debug_aranges"))
+            return DWARF(file: source, image: DWARFImage(sections: sections))
+        }
+        return dwarf.withLock { current in
+            if current == nil { current = .some(made) }
+            return current!?.image
+        }
+    }
 
     /// The source frames at `fileAddress`, innermost first, from the
     /// image's DWARF (`.debug_line`, and `.debug_info`'s inlined
     /// subroutines); nil when the image has none or the address is in none
-    /// of its units. INTEGRATION POINT: returns nil until the DWARF reader
-    /// is wired in here (it reads sections through `ELFFile.section(named:)`).
+    /// of its units. A frame's function is its linkage name, demangled.
     func sourceFrames(at fileAddress: UInt) -> [SourceFrame]? {
-        nil
+        guard let frames = dwarfImage()?.frames(at: UInt64(fileAddress)) else { return nil }
+        return frames.map { frame in
+            SourceFrame(mangledName: frame.name, function: frame.name.map(SwiftDemangling.function(forSymbol:)), file: frame.file, line: frame.line, isInlined: frame.isInlined)
+        }
     }
 
     /// The frames at `lookup` (an address inside this image).
@@ -168,7 +200,7 @@ final class ImageSymbols: Sendable {
             // inner ones are what was inlined into it.
             let isOutermost = index == sources.count - 1
             var inlined = frame
-            inlined.mangledName = isOutermost ? frame.mangledName : nil
+            inlined.mangledName = isOutermost ? frame.mangledName ?? source.mangledName : source.mangledName
             inlined.function = source.function ?? (isOutermost ? frame.function : nil)
             inlined.file = source.file
             inlined.line = source.line

@@ -1,0 +1,96 @@
+#if os(Linux)
+@testable import ConcurrencyToolkit
+import Foundation
+import Testing
+
+/// A C-convention closure: its address is the compiler's thunk into it.
+private let knownClosure: @convention(c) (Int) -> Int = { $0 &* 3 &+ 1 }
+
+/// The return addresses of this call, and the line of the call that takes
+/// them: the first of them in this binary returns to that line.
+@inline(never) private func returnAddressesHere() -> (addresses: [UInt], line: Int) {
+    (Thread.callStackReturnAddresses.map(\.uintValue), #line)
+}
+
+/// The running test binary's own DWARF (SwiftPM's debug build: DWARF 4,
+/// no `.debug_aranges`, sections not compressed), read through the
+/// test-only ELF reader, against what the source says and what
+/// `llvm-symbolizer` says.
+@Suite struct DWARFImageTests {
+    private struct Binary {
+        let path: String
+        let elf: DWARFTestELF
+        let image: DWARFImage
+        let bias: UInt
+    }
+
+    private static func binary() throws -> Binary {
+        let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let elf = try #require(DWARFTestELF(path: path))
+        try #require(!elf.hasCompressedDWARF, "the test binary's DWARF is compressed; the test ELF reader does not inflate it")
+        let bias = try #require(DWARFTestELF.loadBias(of: unsafeBitCast(knownClosure, to: UInt.self)))
+        return Binary(path: path, elf: elf, image: DWARFImage(sections: elf.dwarf), bias: bias)
+    }
+
+    /// The frames of the return addresses in this binary (each minus one:
+    /// the call, not the instruction after it).
+    private func frames(of addresses: [UInt], in binary: Binary) -> [[DWARFFrame]] {
+        addresses.filter { DWARFTestELF.loadBias(of: $0) == binary.bias }
+            .compactMap { binary.image.frames(at: UInt64($0 - 1 - binary.bias)) }
+    }
+
+    @Test func namesTheFunctionsOfAStackWithTheirFilesAndLines() throws {
+        let binary = try Self.binary()
+        let here = returnAddressesHere(); let callLine = #line
+        let frames = frames(of: here.addresses, in: binary).compactMap(\.last)
+        let mine = frames.filter { $0.file == #filePath }
+        try #require(mine.count >= 2, "\(frames)")
+        #expect(mine[0].line == here.line)
+        #expect(mine[0].name?.hasPrefix("$s") == true, "a linkage name")
+        #expect(mine[0].name?.contains("returnAddressesHere") == true)
+        #expect(mine[1].line == callLine)
+        #expect(mine[1].name?.contains("namesTheFunctionsOfAStack") == true)
+        #expect(!mine[0].isInlined && !mine[1].isInlined)
+        withExtendedLifetime(binary.elf) {}
+    }
+
+    @Test func aCompilerMadeThunkHasNoLine() throws {
+        let binary = try Self.binary()
+        let address = unsafeBitCast(knownClosure, to: UInt.self)
+        let frames = try #require(binary.image.frames(at: UInt64(address - binary.bias)))
+        #expect(frames.count == 1)
+        #expect(frames.first?.name?.contains("knownClosure") == true)
+        #expect(frames.first?.file == "/<compiler-generated>")
+        #expect(frames.first?.line == nil)
+        #expect(binary.image.frames(at: 0x10) == nil, "the ELF header: no unit")
+        withExtendedLifetime(binary.elf) {}
+    }
+
+    /// This test's stack, and 300 addresses spread over the whole `.text`
+    /// (code of a thousand units), each as `llvm-symbolizer --inlines` reads
+    /// it. Where the DWARF has no function, only file and line are compared:
+    /// the symbolizer then names the address from the symbol table.
+    @Test(.enabled(if: DWARFTestTools.find("llvm-symbolizer") != nil, "llvm-symbolizer is not installed: the comparison with it is skipped"))
+    func agreesWithLLVMSymbolizer() throws {
+        let binary = try Self.binary()
+        let symbolizer = try #require(DWARFTestTools.find("llvm-symbolizer"))
+        let text = try #require(binary.elf.addresses(of: ".text"))
+        let stack = returnAddressesHere().addresses.filter { DWARFTestELF.loadBias(of: $0) == binary.bias }
+        var addresses = stack.map { UInt64($0 - 1 - binary.bias) }
+        let step = (text.upperBound - text.lowerBound) / 300
+        addresses += stride(from: text.lowerBound, to: text.upperBound, by: Int(step)).map { $0 }
+        let expected = try #require(DWARFTestTools.symbolize(addresses, in: binary.path, with: symbolizer))
+        try #require(expected.count == addresses.count)
+        var named = 0
+        for (address, reference) in zip(addresses, expected) {
+            let ours = binary.image.frames(at: address) ?? [DWARFFrame(name: nil, file: nil, line: nil, isInlined: false)]
+            var reference = reference
+            if ours.count == 1, ours[0].name == nil { reference = reference.map { DWARFFrame(name: nil, file: $0.file, line: $0.line, isInlined: $0.isInlined) } }
+            if ours[0].name != nil { named += 1 }
+            #expect(ours == reference, "at 0x\(String(address, radix: 16))")
+        }
+        #expect(named > addresses.count / 2, "most addresses in .text are in a function the DWARF names")
+        withExtendedLifetime(binary.elf) {}
+    }
+}
+#endif
