@@ -91,11 +91,11 @@ extension ContinuationMisuse {
     /// #endif
     /// ```
     ///
-    /// Cost: a stack walk per continuation while on, many times the plain
-    /// round trip (Documentation/Performance.md, "Continuations"); the
-    /// default path pays one bit test of a byte it loads anyway. Symbols are
-    /// looked up only when a report is made. Needs the toolchain's `Runtime` module (Linux;
-    /// macOS 26 and later); elsewhere the backtrace stays empty.
+    /// Cost: a walk of the frame pointers and the task's async contexts per
+    /// continuation while on (Documentation/Performance.md, "Continuations");
+    /// the default path pays one bit test of a byte it loads anyway. Symbols
+    /// are looked up only when a report is made. Linux only; elsewhere the
+    /// backtrace stays empty.
     public static var capturesCreationBacktraces: Bool {
         get { ContinuationOptions.isOn(ContinuationOptions.backtraces) }
         set { ContinuationOptions.set(ContinuationOptions.backtraces, newValue) }
