@@ -3,11 +3,6 @@
 /// and which of them are the concurrency runtime's. Listed on first use;
 /// listed again (at most once a second) when a caller met an address in no
 /// image, so a library loaded later is found.
-///
-/// ```swift
-/// let code = CodeMap.shared.snapshot
-/// let isCode = code.isCode(returnAddress)
-/// ```
 final class CodeMap: Sendable {
     static let shared = CodeMap()
 

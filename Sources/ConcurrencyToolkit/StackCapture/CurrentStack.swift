@@ -10,10 +10,6 @@ import Darwin
 /// included (``AsyncStackWalk``): what a continuation's creation backtrace
 /// keeps. A few dozen loads and no system call once the thread's stack
 /// bounds and the code map are known; nothing is symbolicated here.
-///
-/// ```swift
-/// let addresses = CurrentStack.capture(limit: 24)   // symbolicated only if a report needs it
-/// ```
 enum CurrentStack {
     /// Up to `limit` addresses: the caller's return address first. Empty
     /// where the stack cannot be walked (no frame record found, or not Linux).
