@@ -199,10 +199,10 @@ public enum FileSqueezerCommand {
         ]
         for case let (path?, what, render) in outputs {
             do {
-                try System.writeAtomically(render(), toPath: path)
+                try System.writeOutput(render(), toPath: path)
                 if !options.quiet { Terminal.error("file-squeezer: \(what) written to \(path)\n") }
             } catch {
-                Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(System.describe(errno: error.errno))\n")
+                Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(error.reason)\n")
                 written = false
             }
         }
