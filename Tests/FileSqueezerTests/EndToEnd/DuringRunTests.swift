@@ -1,4 +1,5 @@
 import Testing
+@testable import FileSqueezerCore
 import TestSupport
 
 extension EndToEnd {
@@ -86,6 +87,37 @@ extension EndToEnd {
             #expect(run.status == 1)
             #expect(run.stderr.contains("a-slow.txt: the file changed size during the run (8388608 bytes at the start, 4194304 now)"))
             #expect(try scratch.listing("in") == ["a-slow.txt", "b-fine.txt", "b-fine.txt.gz"])
+        }
+
+        /// A whole file, streamed (stage 2 writes its output as it is
+        /// deflated), truncated to 0 once some of it was read (its named
+        /// temporary holds 64 KiB of output): the message gives its size
+        /// now, not the bytes read so far.
+        @Test("a file truncated to 0 mid-read: 'changed size' gives its size now, 0")
+        func truncatedMidRead() throws {
+            let scratch = try Scratch()
+            let path = try scratch.file("in/a-slow.txt", Self.slowFile(megabytes: 8))
+            let (process, out, err) = try SqueezerProcess.start(
+                ["--strategy", "actor", "--jobs", "1", "--level", "9", scratch.path + "/in"],
+                environment: [TemporaryOutput.forceNamedEnvironmentVariable: "1"], in: scratch)
+            let deadline = ContinuousClock.now + .seconds(60)
+            func temporaryHoldsOutput() -> Bool {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path + "/in")) ?? []
+                return names.contains { name in
+                    guard name.hasPrefix(".squeeze-") else { return false }
+                    var info = stat()
+                    return stat(scratch.path + "/in/" + name, &info) == 0 && info.st_size >= 65_536
+                }
+            }
+            while ContinuousClock.now < deadline, process.isRunning, !temporaryHoldsOutput() { usleep(2_000) }
+            #expect(truncate(path, 0) == 0)
+            process.waitUntilExit()
+            let run = try SqueezerProcess.collect(process, out, err)
+
+            #expect(run.status == 1, "stderr: \(run.stderr)")
+            #expect(run.stderr.contains("a-slow.txt: the file changed size during the run (8388608 bytes at the start, 0 now)"),
+                    "stderr: \(run.stderr)")
+            #expect(try scratch.listing("in") == ["a-slow.txt"])
         }
 
         @Test("SIGINT mid-run: exit 130, no temporary or partial files, originals unchanged", arguments: [

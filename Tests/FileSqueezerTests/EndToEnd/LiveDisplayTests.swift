@@ -21,8 +21,8 @@ extension EndToEnd {
             #expect(output.contains("ETA"))
             #expect(output.contains("%  a.txt"), "a bar for a file in flight")
             #expect(output.contains("Squeezed 2 files"))
-            // Each redraw first erases the previous bars with ESC [ n F ESC [ J.
-            let redraws = output.components(separatedBy: "\u{1B}[J").count - 1
+            // Each redraw first moves up over the previous bars with ESC [ n F.
+            let redraws = output.matches(of: /\x{1B}\[\d+F/).count
             let wall = Double(output.firstMatch(of: /in (\d+\.\d+) s/)?.1 ?? "0") ?? 0
             #expect(redraws >= 2, "the bars were redrawn during the run")
             // 30 a second from the throttle, plus one per finished file.

@@ -116,6 +116,8 @@ public enum FileSqueezerCommand {
         signals.setCleanup {
             temporaryFiles.removeAll()
             outputRoot?.removeEmptyFoldersMade()
+            // The forced exit prints no summary: this is its only word on them.
+            nameLeftovers(temporaryFiles)
         }
         let live = Terminal.isInteractive && Terminal.movesCursor
         let mode: TerminalDisplay.Mode = options.quiet || options.json ? .quiet : live ? .live : .lines
@@ -142,9 +144,7 @@ public enum FileSqueezerCommand {
         // Every job removes its own temporary file; this catches any a job
         // could not reach (and is a no-op otherwise).
         temporaryFiles.removeAll()
-        for leftover in temporaryFiles.leftBehind {
-            Terminal.error("file-squeezer: cannot remove this run's temporary file \(leftover); delete it yourself\n")
-        }
+        let temporariesLeft = nameLeftovers(temporaryFiles)
         // An interrupted run takes back the output folders it made for nothing.
         if report.interrupted { outputRoot?.removeEmptyFoldersMade() }
         report.files += discovery.failures
@@ -153,7 +153,7 @@ public enum FileSqueezerCommand {
         if options.json {
             Terminal.outUTF8(Summary.json(report) + "\n")
         } else {
-            Terminal.out(Summary.text(report))
+            Terminal.out(Summary.text(report, temporariesLeft: temporariesLeft))
         }
         if options.demo, !options.json {
             Terminal.out("\nThe demo folder is \(folder) (originals and .gz side by side; the next --demo reuses it).\nRemove it with: rm -r \(folder)\n")
@@ -163,6 +163,18 @@ public enum FileSqueezerCommand {
     }
 
     private static var activeCores: Int { System.processorCount }
+
+    /// Names on standard error each temporary file of this run that could
+    /// not be removed and was not named yet, on the way out, forced or not.
+    /// - Returns: How many it named.
+    @discardableResult
+    private static func nameLeftovers(_ temporaryFiles: TemporaryFiles) -> Int {
+        let leftovers = temporaryFiles.takeLeftBehind()
+        for leftover in leftovers {
+            Terminal.error("file-squeezer: cannot remove this run's temporary file \(leftover); delete it yourself\n")
+        }
+        return leftovers.count
+    }
 
     /// Runs the squeeze; with the stall detector started, its reports go into
     /// the report (and, inside a recording, into the trace) instead of stderr.
@@ -187,10 +199,10 @@ public enum FileSqueezerCommand {
         ]
         for case let (path?, what, render) in outputs {
             do {
-                try System.writeAtomically(render(), toPath: path)
+                try System.writeOutput(render(), toPath: path)
                 if !options.quiet { Terminal.error("file-squeezer: \(what) written to \(path)\n") }
             } catch {
-                Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(System.describe(errno: error.errno))\n")
+                Terminal.error("file-squeezer: cannot write the \(what) to \(path): \(error.reason)\n")
                 written = false
             }
         }

@@ -10,14 +10,17 @@ import ConcurrencyToolkit
 /// The end-of-run summary, as text for people or JSON for `--json`.
 ///
 /// ```swift
-/// Terminal.out(Summary.text(report))   // "Squeezed 1 file: 4.2 MB -> 1.1 MB (26.2%) in 0.35 s" ...
+/// Terminal.out(Summary.text(report, temporariesLeft: 0))   // "Squeezed 1 file: 4.2 MB -> 1.1 MB (26.2%) in 0.35 s" ...
 /// ```
 enum Summary {
-    static func text(_ report: RunReport) -> String {
+    /// `temporariesLeft`: this run's temporary files that could not be
+    /// removed (each named on standard error already).
+    static func text(_ report: RunReport, temporariesLeft: Int) -> String {
         var text = ""
         if report.interrupted {
             let by = report.signal.map { " by \($0)" } ?? ""
-            text += "Interrupted\(by): \(count(report.compressed, "file")) finished, \(report.notFinished) not; no temporary files left.\n"
+            let left = temporariesLeft == 0 ? "no temporary files left" : "\(count(temporariesLeft, "temporary file")) left (named above)"
+            text += "Interrupted\(by): \(count(report.compressed, "file")) finished, \(report.notFinished) not; \(left).\n"
         }
         let percent = formatDecimal(report.ratio * 100, 1)
         text += "Squeezed \(count(report.compressed, "file")): \(formatBytes(report.bytesIn)) -> \(formatBytes(report.bytesOut)) "

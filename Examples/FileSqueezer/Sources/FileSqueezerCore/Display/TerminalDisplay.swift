@@ -80,12 +80,18 @@ final class TerminalDisplay {
         Terminal.out(eraseSequence(columns: Terminal.size?.columns ?? 80))
     }
 
-    /// Moves up over the bars drawn last time and clears to the end of the
-    /// screen. A line of `w` columns takes `ceil(w / columns)` rows once a
-    /// terminal narrower than when it was drawn has re-wrapped it.
+    /// Moves up over the bars drawn last time and clears their rows, one by
+    /// one (`ESC [ 2 K`, down, ...), then goes back up to the first. Not
+    /// `ESC [ J`: from the screen's top-left corner, where the bars start on
+    /// a fresh or full screen, tmux takes it for clearing the screen and
+    /// keeps what it clears in the scrollback (`scroll-on-clear`). A line of
+    /// `w` columns takes `ceil(w / columns)` rows once a terminal narrower
+    /// than when it was drawn has re-wrapped it.
     private func eraseSequence(columns: Int) -> String {
         defer { drawnWidths = [] }
         let rows = drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / max(1, columns)) }
-        return rows > 0 ? "\u{1B}[\(rows)F\u{1B}[J" : ""
+        guard rows > 0 else { return "" }
+        let clear = Array(repeating: "\u{1B}[2K", count: rows).joined(separator: "\u{1B}[B")
+        return "\u{1B}[\(rows)F" + clear + (rows > 1 ? "\u{1B}[\(rows - 1)A" : "")
     }
 }

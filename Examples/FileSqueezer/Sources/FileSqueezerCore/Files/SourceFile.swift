@@ -158,7 +158,8 @@ final class SourceFile: Sendable {
     /// - `fstat` still gives the planned size, yet the read ended elsewhere:
     ///   yes. Such a file is a pseudo-file (`/sys` says 4096 for every file).
     /// - Otherwise it changed size during the run: it fails, naming the
-    ///   planned size and the size read.
+    ///   planned size and its size now (a file truncated to 0 mid-read is
+    ///   0 now, whatever was read before).
     ///
     /// `size` is the file's size now, from an `fstat` taken after the last read.
     func checkRead(_ length: Int64, size: Int64) throws(CompressionError) {
@@ -167,7 +168,7 @@ final class SourceFile: Sendable {
             return
         }
         if plan.size == 0 || size == plan.size { return }
-        throw .changedSize(expected: plan.size, actual: length)
+        throw .changedSize(expected: plan.size, actual: size)
     }
 
     private func currentSize() -> Int64? {

@@ -28,7 +28,7 @@ final class TemporaryFiles: Sendable {
     }
 
     private let entries = VisibleMutex<[Int: Entry]>([:])
-    private let leftovers = VisibleMutex<[String]>([])
+    private let leftovers = VisibleMutex<(lines: [String], taken: Int)>(([], 0))
     private let lastID = Atomic<Int>(0)
 
     init() {}
@@ -77,20 +77,27 @@ final class TemporaryFiles: Sendable {
     }
 
     /// Named temporaries that could not be removed (their folder was made
-    /// read-only during the run, say), each with the reason: the command
-    /// names them on standard error, so nobody mistakes one for the
-    /// leftover of a killed run. Each is a complete or partial `.gz` of
-    /// this run, safe to delete.
+    /// read-only during the run, say), each with the reason, that no one
+    /// took yet: the command names them on standard error, so nobody
+    /// mistakes one for the leftover of a killed run. Each is a complete or
+    /// partial `.gz` of this run, safe to delete. Each is given once: the
+    /// end of the run and a forced exit may both ask, on different threads.
     ///
     /// ```swift
-    /// for line in temporaryFiles.leftBehind { print(line) }
+    /// for line in temporaryFiles.takeLeftBehind() { print(line) }
     /// // "/data/logs/.squeeze-4242-9f86d081884c7d65: Permission denied"
     /// ```
-    public var leftBehind: [String] { leftovers.withLock { $0 } }
+    func takeLeftBehind() -> [String] {
+        leftovers.withLock { leftovers in
+            defer { leftovers.taken = leftovers.lines.count }
+            return Array(leftovers.lines[leftovers.taken...])
+        }
+    }
 
-    /// Records a named temporary at `path` that `unlinkat` could not remove.
+    /// Records a named temporary at `path` that `unlinkat` could not remove;
+    /// once, though a job and ``removeAll()`` may both have tried.
     func couldNotRemove(_ path: String, errno code: Int32) {
         let line = "\(path): \(String(cString: strerror(code)))"
-        leftovers.withLock { $0.append(line) }
+        leftovers.withLock { if !$0.lines.contains(line) { $0.lines.append(line) } }
     }
 }

@@ -227,7 +227,7 @@ final class TemporaryOutput: Sendable {
     }
 
     /// Removes the named temporary; one that cannot be removed (its folder
-    /// made read-only meanwhile) is named in ``TemporaryFiles/leftBehind``.
+    /// made read-only meanwhile) is named in ``TemporaryFiles/takeLeftBehind()``.
     private func unlinkTemporary() {
         guard let temporaryName else { return }
         if withCName(temporaryName, { unlinkat(folderDescriptor, $0, 0) }) != 0, errno != ENOENT {

@@ -15,6 +15,7 @@ import Darwin
 /// System.startThread { watchSignals() }                  // a plain thread, outside every pool
 /// let jobs = System.processorCount                       // online processors
 /// try System.writeAtomically("{}", toPath: "run.json")   // all or nothing
+/// try System.writeOutput(trace, toPath: "/dev/stdout")   // a device or pipe: written through
 /// ```
 enum System {
     /// The number of online processors.
@@ -96,6 +97,50 @@ enum System {
         }
     }
 
+    /// Writes `text` to `path` (`--trace`, `--timeline`) without ever
+    /// putting something else in place of what is there:
+    /// - nothing, or a regular file with no other link: all or nothing
+    ///   (``writeAtomically(_:toPath:)``);
+    /// - a character device (`/dev/null`, a terminal), a FIFO, a pipe or a
+    ///   socket, even through symbolic links (`/dev/stdout`): written
+    ///   through, as the shell's `>` would; no file is half-written there;
+    /// - anything else is refused: a symbolic link or a hard link to a
+    ///   regular file (renaming over it would break the link, writing
+    ///   through it could leave the file half-written), a link to nothing
+    ///   (never created through), a folder, a block device.
+    /// - Throws: ``Failure`` naming the path and why.
+    static func writeOutput(_ text: String, toPath path: String) throws(Failure) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            guard errno == ENOENT else { throw Failure(path: path, errno: errno) }
+            return try writeAtomically(text, toPath: path)
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFREG {
+            guard info.st_nlink == 1 else {
+                let others = Int(info.st_nlink) - 1
+                throw Failure(path: path, errno: EEXIST, reason: "it has \(others) other hard link\(others == 1 ? "" : "s") (not replaced, not written through); give a new path")
+            }
+            return try writeAtomically(text, toPath: path)
+        }
+        // No O_CREAT: a symbolic link to nothing is not followed to make a file.
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT, type == S_IFLNK {
+                throw Failure(path: path, errno: ENOENT, reason: "it is a symbolic link to nothing; no file is made through it")
+            }
+            throw Failure(path: path, errno: errno)
+        }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, errno: errno) }
+        guard [S_IFCHR, S_IFIFO, S_IFSOCK].contains(info.st_mode & S_IFMT) else {
+            let what = info.st_mode & S_IFMT == S_IFREG ? "a symbolic link to a regular file" : "a block device"
+            throw Failure(path: path, errno: EEXIST, reason: "it is \(what) (not replaced, not written through); give a new path")
+        }
+        let code = Array(text.utf8).withUnsafeBytes { writeAll(descriptor, $0) }
+        guard code == 0 else { throw Failure(path: path, errno: code) }
+    }
+
     /// Writes all of `bytes` to `descriptor`, going on after a short write
     /// or an interrupted one.
     /// - Returns: 0, or the `errno` of the write that failed.
@@ -123,11 +168,22 @@ enum System {
         if mkdir(path, 0o755) != 0, errno != EEXIST { throw Failure(path: path, errno: errno) }
     }
 
-    /// A system call that failed on `path`.
+    /// A system call that failed on `path`, or a path refused.
     struct Failure: Error, CustomStringConvertible {
         let path: String
         let errno: Int32
-        var description: String { "\(path): \(System.describe(errno: errno))" }
+        /// Why, when the system's text for `errno` would not say it.
+        let explanation: String?
+
+        init(path: String, errno: Int32, reason: String? = nil) {
+            self.path = path
+            self.errno = errno
+            explanation = reason
+        }
+
+        /// What went wrong with `path`, for the message that names it.
+        var reason: String { explanation ?? System.describe(errno: errno) }
+        var description: String { "\(path): \(reason)" }
     }
 
     private final class ThreadBody: Sendable {
