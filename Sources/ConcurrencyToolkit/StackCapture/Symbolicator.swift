@@ -114,32 +114,52 @@ final class ImageSymbolsCache: Sendable {
     }
 }
 
-/// One image's symbols, read on first use.
+/// One image's files and symbols, read on first use.
 final class ImageSymbols: Sendable {
+    /// What is read of an image, once.
+    struct Loaded: Sendable {
+        /// The image's file; nil when it cannot be read (the vDSO, a deleted
+        /// file, not ELF).
+        var file: ELFFile?
+        /// The distribution's debug file for it (by build ID), looked for
+        /// when the file lacks `.symtab` or `.debug_info`: its symbols, and
+        /// where its DWARF is.
+        var debugFile: ELFFile?
+        var symbols: ELFSymbolTable?
+    }
+
     let image: LoadedImage
-    private let table = Lock<ELFSymbolTable??>(nil)
+    private let state = Lock<Loaded?>(nil)
 
     init(image: LoadedImage) {
         self.image = image
     }
 
-    /// The image's symbol table, nil when its file cannot be read (the vDSO,
-    /// a deleted file, not ELF); for a library stripped to `.dynsym`, its
-    /// separate debug file's `.symtab` when one is installed. Built once; two threads that come first at
-    /// once may both build it, and the first to finish is kept.
-    func symbolTable() -> ELFSymbolTable? {
-        if let built = table.withLock({ $0 }) { return built }
-        let built = ELFFile(path: image.path).map { file in
+    /// The image's files and symbol table: from `.symtab`, or from the debug
+    /// file's when the image was stripped to `.dynsym` and one is installed.
+    /// Read once; two threads that come first at once may both read, and the
+    /// first to finish is kept.
+    func loaded() -> Loaded {
+        if let done = state.withLock({ $0 }) { return done }
+        var loaded = Loaded(file: ELFFile(path: image.path))
+        if let file = loaded.file {
+            let hasSymbols = file.sections.contains { $0.type == 2 }  // SHT_SYMTAB
+            if !hasSymbols || !file.sections.contains(where: { $0.name == ".debug_info" }) {
+                loaded.debugFile = file.separateDebugFile()
+            }
             let own = ELFSymbolTable(file: file)
-            // Stripped to .dynsym: the distribution's debug file may have the full table.
-            guard !file.sections.contains(where: { $0.type == 2 }), let debug = file.separateDebugFile() else { return own }
-            let separate = ELFSymbolTable(file: debug)
-            return separate.symbols.count > own.symbols.count ? separate : own
+            let separate = hasSymbols ? nil : loaded.debugFile.map { ELFSymbolTable(file: $0) }
+            loaded.symbols = separate.flatMap { $0.symbols.count > own.symbols.count ? $0 : nil } ?? own
         }
-        return table.withLock { current in
-            if current == nil { current = .some(built) }
+        let read = loaded
+        return state.withLock { current in
+            if current == nil { current = read }
             return current!
         }
+    }
+
+    func symbolTable() -> ELFSymbolTable? {
+        loaded().symbols
     }
 
     // MARK: - The DWARF seam
@@ -148,7 +168,9 @@ final class ImageSymbols: Sendable {
     /// image's DWARF (`.debug_line`, and `.debug_info`'s inlined
     /// subroutines); nil when the image has none or the address is in none
     /// of its units. INTEGRATION POINT: returns nil until the DWARF reader
-    /// is wired in here (it reads sections through `ELFFile.section(named:)`).
+    /// is wired in here; it reads the sections of `loaded().debugFile ??
+    /// loaded().file` through `ELFFile.section(named:)`, lazily, and keeps
+    /// what it parsed in `Loaded` so that it goes with the image's entry.
     func sourceFrames(at fileAddress: UInt) -> [SourceFrame]? {
         nil
     }
