@@ -34,13 +34,15 @@ enum DemangledNameSimplifier {
             } else if let after = resumePartial(rest) {
                 rest = after  // an async function's later part is still that function
             } else if let after = specialization(rest) {
-                out += "specialized "
+                if !out.hasSuffix("specialized ") { out += "specialized " }  // one word for nested specializations
                 rest = after
             } else if let (word, after) = valueWitness(rest) {
                 out += "\(word) for "
                 rest = after
             } else if let after = rest.dropping("protocol witness for ") {
                 return out + "protocol witness for " + protocolWitness(after)
+            } else if let (head, after) = outlinedValueOperation(rest) {
+                return out + head + typeText(after)
             } else if let (head, after) = witnessTableAccessor(rest) {
                 return out + head + typeText(after)
             } else if let after = rest.dropping("reabstraction thunk helper ") {
@@ -65,6 +67,7 @@ enum DemangledNameSimplifier {
         "one-time initialization function for ", "type metadata accessor for ", "type metadata completion function for ",
         "type metadata instantiation function for ", "property wrapper backing initializer of ",
         "property wrapper init from projected value of ", "lazy cache variable for type metadata for ",
+        "key path getter for ", "key path setter for ", "key path equality operator for ", "key path hash function for ",
     ]
 
     private static func keptPrefix(_ text: Substring) -> (String, Substring)? {
@@ -93,9 +96,10 @@ enum DemangledNameSimplifier {
         // Only lower-case words before it (`generic partial `), not a name that contains the word.
         let words = text[..<keyword.lowerBound]
         guard words.allSatisfy({ $0 == " " || $0 == "-" || ($0.isLetter && $0.isLowercase) }) else { return nil }
-        let open = text.index(before: keyword.upperBound)
-        guard let close = Brackets.matching(in: text, from: open) else { return nil }
-        return text[text.index(after: close)...].dropping(" of ")
+        // Not bracket matching: the demangler leaves a closure-propagation
+        // parameter's `[` open (`<Arg[1] = [Closure Propagated : …, Argument Types : [Int]> of`).
+        guard let end = text[keyword.upperBound...].firstRange(of: "> of ") else { return nil }
+        return text[end.upperBound...]
     }
 
     /// `destroy value witness for ` → `destroy`.
@@ -106,8 +110,18 @@ enum DemangledNameSimplifier {
         return (word, text[keyword.upperBound...])
     }
 
+    /// `outlined init with copy of `, `outlined destroy of `: code the
+    /// optimizer moved out of a function, for one type.
+    private static func outlinedValueOperation(_ text: Substring) -> (String, Substring)? {
+        guard let after = text.dropping("outlined "), let of = after.firstRange(of: " of "),
+            after[..<of.lowerBound].allSatisfy({ $0 == " " || ($0.isLetter && $0.isLowercase) })
+        else { return nil }
+        return (String(text[..<of.upperBound]), after[of.upperBound...])
+    }
+
     private static let witnessTableAccessors = [
         "base witness table accessor for ", "lazy protocol witness table accessor for type ",
+        "instantiation function for generic protocol witness table for ",
         "associated type witness table accessor for ", "protocol witness table accessor for ",
     ]
 
@@ -189,7 +203,7 @@ enum DemangledNameSimplifier {
     }
 
     private static func operatorFixity(_ text: Substring) -> Substring.Index? {
-        for fixity in [" infix(", " prefix(", " postfix("] where text.hasPrefix(fixity) {
+        for fixity in [" infix(", " prefix(", " postfix(", " infix<", " prefix<", " postfix<"] where text.hasPrefix(fixity) {
             return text.index(text.startIndex, offsetBy: fixity.count - 1)
         }
         return nil

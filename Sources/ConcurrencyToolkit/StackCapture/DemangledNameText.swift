@@ -5,29 +5,55 @@ extension DemangledNameSimplifier {
     /// The first part of every qualified name is its module, except a
     /// generic parameter's (`A.Element`, `A1.Index`).
     static func typeText(_ text: Substring) -> String {
-        let text = Substring(sugared(text))
+        let text = Substring(withoutWhereClauses(Substring(sugared(text))))
         var out = ""
+        var afterGenericParameter = false
         var index = text.startIndex
         var previous: Character = " "
         while index < text.endIndex {
             let character = text[index]
-            guard isIdentifier(character), !isIdentifier(previous), previous != "." else {
+            // A word after a dot is a member, except after a generic parameter
+            // (`A.Swift.Sequence.Element`: the protocol's module).
+            guard isIdentifier(character), !isIdentifier(previous), previous != "." || afterGenericParameter else {
                 out.append(character)
                 previous = character
+                if character != "." { afterGenericParameter = false }
                 index = text.index(after: index)
                 continue
             }
             let end = text[index...].firstIndex(where: { !isIdentifier($0) }) ?? text.endIndex
             let word = text[index..<end]
             let isGenericParameter = word.first!.isUppercase && word.dropFirst().allSatisfy(\.isNumber) || word.allSatisfy(\.isUppercase)
-            if end < text.endIndex, text[end] == ".", !isGenericParameter {
+            let isModule = !isGenericParameter && (previous != "." || afterGenericParameter)
+            if end < text.endIndex, text[end] == ".", isModule {
                 index = text.index(after: end)  // a module name and its dot
                 previous = "."
+                afterGenericParameter = false
                 continue
             }
+            afterGenericParameter = isGenericParameter
             out += word
             previous = word.last!
             index = end
+        }
+        return out
+    }
+
+    /// `<A where A: Equatable> [A]` → `<A> [A]`.
+    static func withoutWhereClauses(_ text: Substring) -> String {
+        var out = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "<", Brackets.change(character, in: text, at: index) == 1, let close = Brackets.matching(in: text, from: index) {
+                let inside = text[text.index(after: index)..<close]
+                let clause = inside.hasPrefix("where ") ? inside.startIndex : Brackets.firstTopLevel(" where ", in: inside, from: inside.startIndex)?.lowerBound
+                out += "<" + withoutWhereClauses(inside[..<(clause ?? inside.endIndex)]) + ">"
+                index = text.index(after: close)
+                continue
+            }
+            out.append(character)
+            index = text.index(after: index)
         }
         return out
     }
@@ -86,8 +112,14 @@ enum Brackets {
     /// Whether the `<` or `>` at `index` is part of an operator's name
     /// (`Comparable.<= infix(_:_:)`, `>> infix<A>`), not a bracket.
     private static func isInOperatorName(_ text: Substring, at index: Substring.Index) -> Bool {
-        let rest = text[index...].drop(while: { "=-+!*%<>&|^~?/.".contains($0) })
-        return rest.hasPrefix(" infix") || rest.hasPrefix(" prefix") || rest.hasPrefix(" postfix")
+        let operatorCharacters = "=-+!*%<>&|^~?/."
+        let rest = text[index...].drop(while: { operatorCharacters.contains($0) })
+        guard rest.hasPrefix(" infix") || rest.hasPrefix(" prefix") || rest.hasPrefix(" postfix") else { return false }
+        // The name starts a component (`Comparable.<=`, `Comparable...<`), so
+        // the `>` that closes `Array<A where …>.==` is a bracket.
+        var start = index
+        while start > text.startIndex, operatorCharacters.contains(text[text.index(before: start)]) { start = text.index(before: start) }
+        return start == text.startIndex || text[start] == "." || text[text.index(before: start)] == " "
     }
 
     /// The index of the bracket that closes the one at `open`.

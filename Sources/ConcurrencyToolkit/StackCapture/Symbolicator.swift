@@ -116,61 +116,76 @@ final class ImageSymbolsCache: Sendable {
     }
 }
 
-/// One image's symbols, read on first use.
+/// One image's files and symbols, read on first use.
 final class ImageSymbols: Sendable {
+    /// What is read of an image, once.
+    struct Loaded: Sendable {
+        /// The image's file; nil when it cannot be read (the vDSO, a deleted
+        /// file, not ELF).
+        var file: ELFFile?
+        /// The distribution's debug file for it (by build ID), looked for
+        /// when the file lacks `.symtab` or `.debug_info`: its symbols, and
+        /// where its DWARF is.
+        var debugFile: ELFFile?
+        var symbols: ELFSymbolTable?
+    }
+
     let image: LoadedImage
-    private let table = Lock<ELFSymbolTable??>(nil)
+    private let state = Lock<Loaded?>(nil)
 
     init(image: LoadedImage) {
         self.image = image
     }
 
-    /// The image's symbol table, nil when its file cannot be read (the vDSO,
-    /// a deleted file, not ELF); for a library stripped to `.dynsym`, its
-    /// separate debug file's `.symtab` when one is installed. Built once; two threads that come first at
-    /// once may both build it, and the first to finish is kept.
-    func symbolTable() -> ELFSymbolTable? {
-        if let built = table.withLock({ $0 }) { return built }
-        let built = ELFFile(path: image.path).map { file in
+    /// The image's files and symbol table: from `.symtab`, or from the debug
+    /// file's when the image was stripped to `.dynsym` and one is installed.
+    /// Read once; two threads that come first at once may both read, and the
+    /// first to finish is kept.
+    func loaded() -> Loaded {
+        if let done = state.withLock({ $0 }) { return done }
+        var loaded = Loaded(file: ELFFile(path: image.path))
+        if let file = loaded.file {
+            let hasSymbols = file.sections.contains { $0.type == 2 }  // SHT_SYMTAB
+            if !hasSymbols || !file.sections.contains(where: { $0.name == ".debug_info" }) {
+                loaded.debugFile = file.separateDebugFile()
+            }
             let own = ELFSymbolTable(file: file)
-            // Stripped to .dynsym: the distribution's debug file may have the full table.
-            guard !file.sections.contains(where: { $0.type == 2 }), let debug = file.separateDebugFile() else { return own }
-            let separate = ELFSymbolTable(file: debug)
-            return separate.symbols.count > own.symbols.count ? separate : own
+            let separate = hasSymbols ? nil : loaded.debugFile.map { ELFSymbolTable(file: $0) }
+            loaded.symbols = separate.flatMap { $0.symbols.count > own.symbols.count ? $0 : nil } ?? own
         }
-        return table.withLock { current in
-            if current == nil { current = .some(built) }
+        let read = loaded
+        return state.withLock { current in
+            if current == nil { current = read }
             return current!
         }
     }
 
-    /// The image's DWARF, read from its file (or its separate debug file)
-    /// on first use; nil when it has none. Holds the file, whose mapping the
-    /// sections point into.
-    private struct DWARF {
-        let file: ELFFile
-        let image: DWARFImage
+    func symbolTable() -> ELFSymbolTable? {
+        loaded().symbols
     }
 
-    private let dwarf = Lock<DWARF??>(nil)
+    /// The image's DWARF, from the file that has it (the image's, or its
+    /// debug file), made on first use; nil when neither has any. The files
+    /// stay mapped in `loaded()`, which the sections point into.
+    private let dwarf = Lock<DWARFImage??>(nil)
 
     private func dwarfImage() -> DWARFImage? {
-        if let made = dwarf.withLock({ $0 }) { return made?.image }
-        let made: DWARF? = ELFFile(path: image.path).flatMap { file in
-            let withInfo = file.section(named: ".debug_info") != nil ? file : file.separateDebugFile()
-            guard let source = withInfo, source.section(named: ".debug_info") != nil || source.section(named: ".debug_line") != nil
-            else { return nil }
-            let sections = DWARFSections(
-                info: source.section(named: ".debug_info"), abbrev: source.section(named: ".debug_abbrev"),
-                line: source.section(named: ".debug_line"), lineStr: source.section(named: ".debug_line_str"),
-                str: source.section(named: ".debug_str"), strOffsets: source.section(named: ".debug_str_offsets"),
-                addr: source.section(named: ".debug_addr"), ranges: source.section(named: ".debug_ranges"),
-                rnglists: source.section(named: ".debug_rnglists"), aranges: source.section(named: ".debug_aranges"))
-            return DWARF(file: source, image: DWARFImage(sections: sections))
-        }
+        if let made = dwarf.withLock({ $0 }) { return made }
+        let files = loaded()
+        let made: DWARFImage? = [files.file, files.debugFile].compactMap { $0 }
+            .first { $0.section(named: ".debug_info") != nil || $0.section(named: ".debug_line") != nil }
+            .map { source in
+                DWARFImage(
+                    sections: DWARFSections(
+                        info: source.section(named: ".debug_info"), abbrev: source.section(named: ".debug_abbrev"),
+                        line: source.section(named: ".debug_line"), lineStr: source.section(named: ".debug_line_str"),
+                        str: source.section(named: ".debug_str"), strOffsets: source.section(named: ".debug_str_offsets"),
+                        addr: source.section(named: ".debug_addr"), ranges: source.section(named: ".debug_ranges"),
+                        rnglists: source.section(named: ".debug_rnglists"), aranges: source.section(named: ".debug_aranges")))
+            }
         return dwarf.withLock { current in
             if current == nil { current = .some(made) }
-            return current!?.image
+            return current!
         }
     }
 

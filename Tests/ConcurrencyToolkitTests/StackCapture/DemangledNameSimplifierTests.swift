@@ -72,6 +72,19 @@ import Testing
          "SideBySideWalk.walk(_:depth:)"),
         ("$sSa6append10contentsOfyqd__n_t7ElementQyd__RszSTRd__lF",
          "Array.append<A>(contentsOf:)"),
+        // Release-build and libswiftCore shapes: outlined value operations,
+        // nested specializations whose closure parameter the demangler leaves
+        // unbalanced, operators next to generic brackets.
+        ("$sSS3key_yp5valuetWOc",
+         "outlined init with copy of (key: String, value: Any)"),
+        ("$sSS23_fromLargeUTF8Repairing21uninitializedCapacity16initializingWithSSSi_SiSrys5UInt8VGKXEtKFZ027$sSS10lowercasedSSyFSSSRys5I20VGXEfU_SiSryACGXEfU_SRyAEGSSTf1ncn_nTf4ndng_nTm",
+         "specialized static String._fromLargeUTF8Repairing(uninitializedCapacity:initializingWith:)"),
+        ("$sSasSQRzlE2eeoiySbSayxG_ABtFZ",
+         "static Array<A>.== infix(_:_:)"),
+        ("$sSiSzsSz2ggoiyxx_qd__tSzRd__lFZTW",
+         "protocol witness for static BinaryInteger.>> infix<A>(_:_:) in conformance Int"),
+        ("$sSayxGSQsSQRzlSQ2eeoiySbx_xtFZTW",
+         "protocol witness for static Equatable.== infix(_:_:) in conformance <A> [A]"),
     ]
 
     @Test(arguments: table.indices)

@@ -86,6 +86,48 @@ import TestSupport
     }
 }
 
+/// Return addresses against a library made here with `cc` and loaded
+/// after the symbolicator listed the images.
+@Suite struct ReturnAddressTests {
+    /// `ends_with_call` ends in a call to a function that never returns, so
+    /// its return address is the first byte after it: the next function's,
+    /// with `-falign-functions=1`. Looked up one byte back, it is the caller.
+    @Test(.enabled(if: Tool.path("cc") != nil && Tool.path("nm") != nil, "needs cc and nm"))
+    func aReturnAddressIsNamedAfterTheCallerAndALaterLibraryIsFound() throws {
+        let scratch = try Scratch()
+        let source = try scratch.file(
+            "ret.c",
+            Data("""
+                extern void stop(void) __attribute__((noreturn));
+                void ends_with_call(void) { stop(); }
+                void next_function(void) { }
+
+                """.utf8))
+        let library = scratch.url.appendingPathComponent("libret.so").path
+        try Tool.run("cc", ["-O2", "-shared", "-fPIC", "-falign-functions=1", "-o", library, source])
+        let sizes = try Tool.run("nm", ["-S", "--defined-only", library])
+        let line = try #require(sizes.split(separator: "\n").first { $0.hasSuffix(" ends_with_call") })
+        let size = try #require(UInt(line.split(separator: " ")[1], radix: 16))
+
+        let cache = ImageSymbolsCache()
+        let usleep = try #require(StackCaptureProbe.cLibraryFunction("usleep"))
+        #expect(cache.symbols(forImageContaining: usleep) != nil)  // the images are listed now
+        let handle = try #require(dlopen(library, RTLD_LAZY | RTLD_LOCAL))  // `stop` is never bound
+        defer { dlclose(handle) }
+        let start = UInt(bitPattern: dlsym(handle, "ends_with_call"))
+        try #require(start != 0)
+        let returnAddress = start + size
+        #expect(cache.symbols(forImageContaining: returnAddress)?.image.name == "libret.so")
+
+        let asReturnAddress = Symbolicator.frames(for: [0, returnAddress], firstIsProgramCounter: true)
+        #expect(asReturnAddress.last?.function == "ends_with_call")
+        #expect(asReturnAddress.last?.imageName == "libret.so")
+        #expect(asReturnAddress.last?.address == returnAddress)
+        let asProgramCounter = Symbolicator.frames(for: [returnAddress], firstIsProgramCounter: true)
+        #expect(asProgramCounter.first?.function == "next_function")
+    }
+}
+
 /// Command-line tools a test needs.
 enum Tool {
     static func path(_ name: String) -> String? {

@@ -22,7 +22,7 @@ import TestSupport
     }
 
     @Test func findsACLibraryFunctionInLibc() throws {
-        let usleep = UInt(bitPattern: try #require(dlsym(nil, "usleep")))
+        let usleep = try #require(StackCaptureProbe.cLibraryFunction("usleep"))
         for _ in 0..<2 {  // the second lookup reads the cached table: same answer
             let frame = try #require(Symbolicator.frames(for: [usleep + 4], firstIsProgramCounter: true).first)
             #expect(frame.function == "usleep")
@@ -87,7 +87,7 @@ import TestSupport
 
     @Test func threadsSymbolicatingAtOnceAgree() async throws {
         let addresses = try #require(StackCaptureProbe.returnAddresses())
-        let usleep = UInt(bitPattern: try #require(dlsym(nil, "usleep")))
+        let usleep = try #require(StackCaptureProbe.cLibraryFunction("usleep"))
         let cache = ImageSymbolsCache()  // cold: the threads race to build the tables
         let results = await withTaskGroup(of: [String?].self) { group in
             for _ in 0..<8 {
@@ -136,12 +136,20 @@ import TestSupport
 enum StackCaptureProbe {
     private typealias Backtrace = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
 
+    /// The address of the C library's own `name`, not of a sanitizer's
+    /// interceptor of the same name in the test binary.
+    static func cLibraryFunction(_ name: String) -> UInt? {
+        guard let library = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD) else { return nil }
+        defer { dlclose(library) }
+        return dlsym(library, name).map { UInt(bitPattern: $0) }
+    }
+
     /// The return addresses of this call's stack, innermost first, from the
     /// C library's `backtrace` (found with `dlsym`: execinfo.h is not in the
     /// Glibc module): the first is inside this function.
     @inline(never)
     static func returnAddresses(count: Int = 8) -> [UInt]? {
-        guard let function = dlsym(nil, "backtrace") else { return nil }
+        guard let function = cLibraryFunction("backtrace").flatMap(UnsafeRawPointer.init(bitPattern:)) else { return nil }
         let backtrace = unsafeBitCast(function, to: Backtrace.self)
         var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: count)
         let count = backtrace(&buffer, Int32(buffer.count))
