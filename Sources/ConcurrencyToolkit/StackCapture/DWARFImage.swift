@@ -104,6 +104,9 @@ final class DWARFImage: @unchecked Sendable {
         }
     }
 
+    /// How many units' tables are cached now.
+    var cachedUnitCount: Int { cache.withLock { $0.units.count } }
+
     private func unitIndex() -> DWARFUnitIndex {
         if let index = cache.withLock({ $0.index }) { return index }
         let made = DWARFUnitIndex(sections)

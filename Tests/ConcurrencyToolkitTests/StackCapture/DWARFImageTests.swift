@@ -2,6 +2,7 @@
 @testable import ConcurrencyToolkit
 import Foundation
 import Testing
+import TestSupport
 
 /// A C-convention closure: its address is the compiler's thunk into it.
 private let knownClosure: @convention(c) (Int) -> Int = { $0 &* 3 &+ 1 }
@@ -90,6 +91,33 @@ private let knownClosure: @convention(c) (Int) -> Int = { $0 &* 3 &+ 1 }
             #expect(ours == reference, "at 0x\(String(address, radix: 16))")
         }
         #expect(named > addresses.count / 2, "most addresses in .text are in a function the DWARF names")
+        withExtendedLifetime(binary.elf) {}
+    }
+
+    /// Nothing is read before the first lookup; a cache limit of one byte
+    /// keeps one unit, and lookups from many threads at once, evicting each
+    /// other's units, answer as one thread does.
+    @Test func readsLazilyKeepsItsBoundAndAnswersTheSameFromManyThreads() throws {
+        let binary = try Self.binary()
+        let text = try #require(binary.elf.addresses(of: ".text"))
+        // Few addresses: with no room, each lookup parses its unit again.
+        let addresses = stride(from: text.lowerBound, to: text.upperBound, by: Int((text.upperBound - text.lowerBound) / 16)).map { $0 }
+        let expected = addresses.map { binary.image.frames(at: $0) }
+        let bounded = DWARFImage(sections: binary.elf.dwarf, cacheLimit: 1, nameLimit: 8)
+        #expect(bounded.cachedBytes == 0)
+        let answers = Locked([Int: [DWARFFrame]?]())
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for step in addresses.indices {
+                let index = (step + worker * 4) % addresses.count  // each worker from elsewhere
+                let frames = bounded.frames(at: addresses[index])
+                answers.withLock { $0[index] = frames }
+            }
+        }
+        let all = answers.withLock { $0 }
+        #expect(all.count == addresses.count)
+        for (index, frames) in expected.enumerated() { #expect(all[index] == frames, "at 0x\(String(addresses[index], radix: 16))") }
+        #expect(bounded.cachedUnitCount == 1)
+        #expect(binary.image.cachedUnitCount > 4)
         withExtendedLifetime(binary.elf) {}
     }
 }
