@@ -68,9 +68,11 @@ private let knownClosure: @convention(c) (Int) -> Int = { $0 &* 3 &+ 1 }
     }
 
     /// This test's stack, and 300 addresses spread over the whole `.text`
-    /// (code of a thousand units), each as `llvm-symbolizer --inlines` reads
-    /// it. Where the DWARF has no function, only file and line are compared:
-    /// the symbolizer then names the address from the symbol table.
+    /// (code of a thousand units; under ThreadSanitizer, its C++ runtime
+    /// too), each as `llvm-symbolizer --inlines` reads it. The symbolizer
+    /// names the outermost frame from the symbol table when it can: where
+    /// the DWARF has no linkage name for it (a `-gline-tables-only` library,
+    /// or no function at all), that name is not compared.
     @Test(.enabled(if: DWARFTestTools.find("llvm-symbolizer") != nil, "llvm-symbolizer is not installed: the comparison with it is skipped"))
     func agreesWithLLVMSymbolizer() throws {
         let binary = try Self.binary()
@@ -84,10 +86,18 @@ private let knownClosure: @convention(c) (Int) -> Int = { $0 &* 3 &+ 1 }
         try #require(expected.count == addresses.count)
         var named = 0
         for (address, reference) in zip(addresses, expected) {
-            let ours = binary.image.frames(at: address) ?? [DWARFFrame(name: nil, file: nil, line: nil, isInlined: false)]
+            guard var ours = binary.image.frames(at: address) else {
+                // No unit covers it: the symbol table may name it, but no line can be known.
+                #expect(reference.allSatisfy { $0.line == nil }, "at 0x\(String(address, radix: 16)): \(reference)")
+                continue
+            }
             var reference = reference
-            if ours.count == 1, ours[0].name == nil { reference = reference.map { DWARFFrame(name: nil, file: $0.file, line: $0.line, isInlined: $0.isInlined) } }
-            if ours[0].name != nil { named += 1 }
+            if let name = ours[ours.count - 1].name, name.hasPrefix("$s") || name.hasPrefix("_Z") {
+                named += 1
+            } else if !reference.isEmpty {
+                ours[ours.count - 1].name = nil
+                reference[reference.count - 1].name = nil
+            }
             #expect(ours == reference, "at 0x\(String(address, radix: 16))")
         }
         #expect(named > addresses.count / 2, "most addresses in .text are in a function the DWARF names")
