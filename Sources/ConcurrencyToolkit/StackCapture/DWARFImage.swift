@@ -89,7 +89,8 @@ final class DWARFImage: @unchecked Sendable {
         var file = location?.file
         var line = location?.line
         for scope in chain.reversed() {
-            frames.append(DWARFFrame(name: name(of: scope.entry, from: parsed, index: index), file: file, line: line, isInlined: scope.isInlined))
+            let name = name(of: scope.entry, from: parsed, index: index)
+            frames.append(DWARFFrame(name: name, file: file, line: line, isInlined: scope.isInlined))
             file = scope.callFile == .max ? nil : parsed.lineTable?.path(ofFile: UInt64(scope.callFile))
             line = scope.callLine == .max || scope.callLine == 0 ? nil : Int(scope.callLine)
         }

@@ -122,8 +122,8 @@ final class DWARFLineTable: Sendable {
             case 5, 6, 7, 10, 11, 12:  // column, is_stmt, basic_block, prologue, epilogue, isa
                 for _ in 0..<header.standardOpcodeLengths[Int(opcode) - 1] { _ = cursor.uleb() }
             default:  // an opcode of a later version: its operand count is in the header
-                let count = Int(opcode) - 1 < header.standardOpcodeLengths.count ? header.standardOpcodeLengths[Int(opcode) - 1] : 0
-                for _ in 0..<count { _ = cursor.uleb() }
+                let lengths = header.standardOpcodeLengths
+                for _ in 0..<(Int(opcode) - 1 < lengths.count ? lengths[Int(opcode) - 1] : 0) { _ = cursor.uleb() }
             }
         }
         // Rows after the last end_sequence are no sequence: dropped.
