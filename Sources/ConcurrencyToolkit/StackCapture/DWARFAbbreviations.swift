@@ -10,27 +10,37 @@ struct DWARFAbbreviations {
     struct Abbreviation {
         var tag: UInt64
         var hasChildren: Bool
-        var attributes: [Attribute]
+        /// Where its attributes are in `attributes`.
+        var attributeRange: Range<Int>
     }
 
-    /// Codes are usually 1, 2, 3…: those index an array; others go to a dictionary.
-    private var dense: [Abbreviation?] = []
+    /// Every abbreviation's attributes, one after the other: one array for
+    /// the table, not one per abbreviation (the unit index reads a table
+    /// per unit, and allocation was most of its time).
+    private(set) var attributes: [Attribute] = []
+    /// Codes are usually 1, 2, 3…: those index an array (tag 0 where a code
+    /// is missing: no DIE has tag 0); others go to a dictionary.
+    private var dense: [Abbreviation] = []
     private var sparse: [UInt64: Abbreviation] = [:]
 
     subscript(code: UInt64) -> Abbreviation? {
-        code < UInt64(dense.count) ? dense[Int(code)] : sparse[code]
+        guard code < UInt64(dense.count) else { return sparse[code] }
+        let abbreviation = dense[Int(code)]
+        return abbreviation.tag == 0 ? nil : abbreviation
     }
 
     /// The table at `offset` of `.debug_abbrev`; empty when there is none.
     /// A malformed table keeps the abbreviations read before the damage.
-    init(_ section: UnsafeRawBufferPointer?, at offset: UInt64) {
+    /// With `last`, reading stops after that code: a unit's root DIE
+    /// usually has the table's first code, so the unit index reads one.
+    init(_ section: UnsafeRawBufferPointer?, at offset: UInt64, last: UInt64? = nil) {
         guard var cursor = DWARFCursor(section, at: offset) else { return }
         while !cursor.isAtEnd {
             let code = cursor.uleb()
             guard code != 0, cursor.isValid else { break }
             let tag = cursor.uleb()
             let hasChildren = cursor.u8() != 0
-            var attributes: [Attribute] = []
+            let first = attributes.count
             while cursor.isValid {
                 let name = cursor.uleb()
                 let form = cursor.uleb()
@@ -39,19 +49,24 @@ struct DWARFAbbreviations {
                 attributes.append(Attribute(name: name, form: form, implicitConst: implicitConst))
             }
             guard cursor.isValid else { break }
-            let abbreviation = Abbreviation(tag: tag, hasChildren: hasChildren, attributes: attributes)
+            let abbreviation = Abbreviation(tag: tag, hasChildren: hasChildren, attributeRange: first..<attributes.count)
             if code < 4096 {
-                if dense.count <= Int(code) { dense += Array(repeating: nil, count: Int(code) + 1 - dense.count) }
+                if dense.count <= Int(code) {
+                    let missing = Abbreviation(tag: 0, hasChildren: false, attributeRange: 0..<0)
+                    dense.append(contentsOf: repeatElement(missing, count: Int(code) + 1 - dense.count))
+                }
                 dense[Int(code)] = abbreviation
             } else {
                 sparse[code] = abbreviation
             }
+            if code == last { break }
         }
     }
 
     /// How many bytes the table holds, roughly, for the image's cache limit.
     var estimatedBytes: Int {
-        dense.reduce(0) { $0 + 48 + ($1?.attributes.count ?? 0) * 24 } + sparse.count * 96
+        attributes.capacity * MemoryLayout<Attribute>.stride + dense.capacity * MemoryLayout<Abbreviation>.stride
+            + sparse.count * 80
     }
 }
 
@@ -105,7 +120,8 @@ extension DWARFCursor {
         }
         entry.tag = abbreviation.tag
         entry.hasChildren = abbreviation.hasChildren
-        for attribute in abbreviation.attributes {
+        for index in abbreviation.attributeRange {
+            let attribute = abbreviations.attributes[index]
             let value = value(form: attribute.form, implicitConst: attribute.implicitConst, unit: unit)
             switch attribute.name {
             case DWARFAttribute.name: entry.name = value

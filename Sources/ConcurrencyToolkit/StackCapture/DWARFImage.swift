@@ -13,11 +13,14 @@ struct DWARFFrame: Equatable, Sendable {
 /// File and line, with inlined frames, from the DWARF of one image.
 ///
 /// Lazy: making it reads nothing; the first lookup lists the units and
-/// their address ranges (kept for the image's life: a few dozen bytes per
+/// their address ranges (kept for the image's life: about 100 bytes per
 /// unit); each unit's line table and scopes are parsed when an address
 /// needs them, and kept, least recently used first out, up to `cacheLimit`
-/// bytes (the unit in use always stays). Names are kept too, up to
-/// `nameLimit` of them, emptied when full.
+/// estimated bytes (the unit in use always stays). Names are kept too, up
+/// to `nameLimit` of them, emptied when full. Measured on a release
+/// `file-squeezer` (753 units): the first lookup takes about 3 ms of CPU,
+/// later ones 1–2 µs, and every unit with code holds 4.4 MB estimated
+/// (7.8 MB more resident memory), under the 16 MiB default.
 ///
 /// Safe to call from several threads: the caches sit behind one `Lock`,
 /// never held while parsing. Two threads that miss the same unit at once
@@ -59,7 +62,7 @@ final class DWARFImage: @unchecked Sendable {
         var names: [UInt64: String] = [:]
     }
 
-    init(sections: DWARFSections, cacheLimit: Int = 32 << 20, nameLimit: Int = 16_384) {
+    init(sections: DWARFSections, cacheLimit: Int = 16 << 20, nameLimit: Int = 16_384) {
         self.sections = sections
         self.cacheLimit = cacheLimit
         self.nameLimit = nameLimit
@@ -86,7 +89,8 @@ final class DWARFImage: @unchecked Sendable {
         var file = location?.file
         var line = location?.line
         for scope in chain.reversed() {
-            frames.append(DWARFFrame(name: name(of: scope.entry, from: parsed, index: index), file: file, line: line, isInlined: scope.isInlined))
+            let name = name(of: scope.entry, from: parsed, index: index)
+            frames.append(DWARFFrame(name: name, file: file, line: line, isInlined: scope.isInlined))
             file = scope.callFile == .max ? nil : parsed.lineTable?.path(ofFile: UInt64(scope.callFile))
             line = scope.callLine == .max || scope.callLine == 0 ? nil : Int(scope.callLine)
         }
@@ -100,6 +104,9 @@ final class DWARFImage: @unchecked Sendable {
                 + cache.names.reduce(0) { $0 + 32 + $1.value.utf8.count }
         }
     }
+
+    /// How many units' tables are cached now.
+    var cachedUnitCount: Int { cache.withLock { $0.units.count } }
 
     private func unitIndex() -> DWARFUnitIndex {
         if let index = cache.withLock({ $0.index }) { return index }

@@ -73,8 +73,8 @@ final class DWARFInlinedFrames: Sendable {
             // A unit cut short: the scopes still open end where it ends.
             for closed in open where closed.isScope { scopes[Int(closed.scope)].subtreeEnd = Int32(scopes.count) }
         }
-        self.scopes = scopes
-        self.ranges = ranges
+        self.scopes = DWARFLineTable.exactly(scopes)
+        self.ranges = DWARFLineTable.exactly(ranges)
         self.subprograms = subprograms.sorted { $0.low < $1.low }
     }
 
@@ -124,8 +124,8 @@ final class DWARFInlinedFrames: Sendable {
 
     /// What the scopes hold, roughly, in bytes.
     var estimatedBytes: Int {
-        scopes.count * MemoryLayout<Scope>.stride + ranges.count * MemoryLayout<Range<UInt64>>.stride
-            + subprograms.count * MemoryLayout<Span>.stride
+        scopes.capacity * MemoryLayout<Scope>.stride + ranges.capacity * MemoryLayout<Range<UInt64>>.stride
+            + subprograms.capacity * MemoryLayout<Span>.stride
     }
 }
 

@@ -45,7 +45,7 @@ final class DWARFLineTable: Sendable {
         directories = header.directories
         self.compilationDirectory = compilationDirectory
         version = header.version
-        self.rows = rows
+        self.rows = Self.exactly(rows)
         self.sequences = sequences.sorted { $0.start < $1.start }
     }
 
@@ -122,8 +122,8 @@ final class DWARFLineTable: Sendable {
             case 5, 6, 7, 10, 11, 12:  // column, is_stmt, basic_block, prologue, epilogue, isa
                 for _ in 0..<header.standardOpcodeLengths[Int(opcode) - 1] { _ = cursor.uleb() }
             default:  // an opcode of a later version: its operand count is in the header
-                let count = Int(opcode) - 1 < header.standardOpcodeLengths.count ? header.standardOpcodeLengths[Int(opcode) - 1] : 0
-                for _ in 0..<count { _ = cursor.uleb() }
+                let lengths = header.standardOpcodeLengths
+                for _ in 0..<(Int(opcode) - 1 < lengths.count ? lengths[Int(opcode) - 1] : 0) { _ = cursor.uleb() }
             }
         }
         // Rows after the last end_sequence are no sequence: dropped.
@@ -163,8 +163,14 @@ final class DWARFLineTable: Sendable {
 
     /// What the table holds, roughly, in bytes.
     var estimatedBytes: Int {
-        rows.count * MemoryLayout<Row>.stride + sequences.count * MemoryLayout<Sequence>.stride
+        rows.capacity * MemoryLayout<Row>.stride + sequences.capacity * MemoryLayout<Sequence>.stride
             + files.reduce(0) { $0 + 32 + $1.name.utf8.count } + directories.reduce(0) { $0 + 16 + $1.utf8.count }
+    }
+
+    /// A copy without the spare capacity growth left: kept tables hold
+    /// what they need, no more.
+    static func exactly<Element>(_ array: [Element]) -> [Element] {
+        array.withUnsafeBufferPointer { Array($0) }
     }
 
     /// The last index of `range` where `isBefore` holds, for a predicate that

@@ -76,9 +76,13 @@ struct DWARFUnit {
     /// The base address of range lists: the root's `DW_AT_low_pc`, or 0.
     let baseAddress: UInt64
 
-    init(_ header: DWARFUnitHeader, sections: DWARFSections) {
+    /// With `rootOnly`, only the root DIE's abbreviation is read: enough
+    /// for the unit's ranges, line table and bases, not for its children.
+    init(_ header: DWARFUnitHeader, sections: DWARFSections, rootOnly: Bool = false) {
         self.header = header
-        abbreviations = DWARFAbbreviations(sections.abbrev, at: header.abbrevOffset)
+        var rootCode: UInt64?
+        if rootOnly, var cursor = DWARFCursor(sections.info, at: UInt64(header.firstEntry)) { rootCode = cursor.uleb() }
+        abbreviations = DWARFAbbreviations(sections.abbrev, at: header.abbrevOffset, last: rootCode)
         var encoding = header.encoding
         var root: DWARFEntry?
         if let info = sections.info {

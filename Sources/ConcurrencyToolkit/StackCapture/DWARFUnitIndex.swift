@@ -21,7 +21,7 @@ final class DWARFUnitIndex: Sendable {
         var spans = Self.arangeSpans(sections, headers: headers)
         let listed = Set(spans.map(\.unit))
         for (index, header) in headers.enumerated() where header.describesCode && !listed.contains(Int32(index)) {
-            let unit = DWARFUnit(header, sections: sections)
+            let unit = DWARFUnit(header, sections: sections, rootOnly: true)
             guard let root = unit.root else { continue }
             for range in unit.ranges(of: root, sections: sections) {
                 spans.append(Span(low: range.lowerBound, high: range.upperBound, unit: Int32(index)))
@@ -89,6 +89,6 @@ final class DWARFUnitIndex: Sendable {
     }
 
     var estimatedBytes: Int {
-        headers.count * MemoryLayout<DWARFUnitHeader>.stride + spans.count * MemoryLayout<Span>.stride
+        headers.capacity * MemoryLayout<DWARFUnitHeader>.stride + spans.capacity * MemoryLayout<Span>.stride
     }
 }
