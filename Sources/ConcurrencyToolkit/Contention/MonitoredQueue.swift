@@ -125,6 +125,10 @@ struct MonitoredQueue<Job, Waker> {
     /// Whether `thread` is running a job of this queue now.
     func isHolder(_ thread: UInt64) -> Bool { running && holderThread == thread }
 
+    /// Whether `thread` is still running the job that was the `serial`th
+    /// started: not the next one on the same runner thread.
+    func isHolder(_ thread: UInt64, serial: UInt64) -> Bool { isHolder(thread) && stats.started == serial }
+
     // MARK: Contention episodes (the watcher)
 
     /// What the watcher sees in one look. `oldestWait` (the longest wait

@@ -22,6 +22,21 @@ import TestSupport
         #expect(order == [3, 5, 1, 2, 4])
     }
 
+    /// The holder's capture is kept only for the job seen at the look: the
+    /// next job on the same runner thread is another holder (issue 39).
+    @Test func theHolderIsTheSameJobNotTheNextOnItsThread() {
+        var queue = Queue()
+        _ = queue.enqueue(1, priority: 0x15, now: 0)
+        _ = queue.enqueue(2, priority: 0x15, now: 1)
+        guard case .run(1) = queue.next(band: 2, now: 2, finished: false, thread: 7) else { Issue.record("not 1"); return }
+        let look = queue.observe(now: 3, threshold: 1_000)
+        #expect(look.holderThread == 7)
+        #expect(queue.isHolder(7, serial: look.holderSerial))
+        guard case .run(2) = queue.next(band: 2, now: 4, finished: true, thread: 7) else { Issue.record("not 2"); return }
+        #expect(queue.isHolder(7))
+        #expect(!queue.isHolder(7, serial: look.holderSerial))
+    }
+
     @Test func theFirstJobOfABandMakesItsRunnerThenReusesItParked() {
         var queue = Queue()
         guard case .spawn(let band) = queue.enqueue(1, priority: 0x15, now: 0) else { Issue.record("no spawn"); return }
