@@ -20,6 +20,12 @@
 #   ONLY=substring    run only the cases whose name contains it
 #   HARNESS=/path     use this HandOffHarness binary instead of building one
 #                     (e.g. one built against another checkout)
+#   BUSY=0,1,2,4      measure at each of these loads: that many `yes`
+#                     processes beside every round (common.sh); then a
+#                     table of `run` against Dispatch, with p99, per load
+#                     comes first. The back-to-back cases are timed call
+#                     by call: their rows ", p99" are each round's 99th
+#                     percentile call.
 #   IDLE=1            also measure an idle BlockingExecutor's CPU use over
 #                     10 s after its last job (getrusage; HandOffHarness/Idle.swift)
 #
@@ -33,9 +39,31 @@ cd "$scripts_dir/.."
 
 harness=$(handoff_harness)
 rows=$(mktemp)
-trap 'rm -f "$rows"' EXIT
+trap 'busy_stop; rm -f "$rows"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
-env -u IDLE "$harness" >"$rows"
+if [ -z "${BUSY:-}" ]; then
+    env -u IDLE "$harness" >"$rows"
+else
+    # One harness run per round and level, the levels rotating (run_rounds'
+    # order); its round number and the level are written into its rows.
+    rounds=${ROUNDS:-7} levels=${#busy_levels[@]}
+    positive_integers ROUNDS="$rounds"
+    printf 'round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1\tbusy\n' >"$rows"
+    for ((round = 1; round <= rounds; round++)); do
+        for ((k = 0; k < levels; k++)); do
+            busy=${busy_levels[$(((round + levels - 1 + k) % levels))]}
+            busy_start "$busy"
+            ROUNDS=1 env -u IDLE "$harness" |
+                awk -F'\t' -v OFS='\t' -v round="$round" -v busy="$busy" 'NR > 1 { $1 = round; print $0, busy }' >>"$rows"
+            busy_stop
+            echo "round $round/$rounds, $busy busy processes: load $(load_average)" >&2
+        done
+    done
+    python3 "$method_py" report-busy "$rows" \
+        --ours '`BlockingExecutor(width: 2).run { i }`, back to back' \
+        --versus '`DispatchQueue.async` + checked continuation, back to back'
+    echo
+fi
 python3 "$method_py" report-operations "$rows" \
     --versus "parking limit" "two threads handing a token through a futex, both parking (C)" \
     --versus "spinning limit" "the same, spinning up to 2,000 pauses before parking (C)" \
