@@ -141,6 +141,32 @@ trap busy_stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# harness_rounds ROUNDS ROWS COMMAND...: for a harness that runs its rounds
+# itself and prints method.py's rows (HandOffHarness). Without BUSY, one run
+# of ROUNDS rounds. With BUSY, one run of one round per round and level, the
+# levels rotating as in run_rounds, with the busy processes around each run;
+# the round number and the level are written into its rows.
+harness_rounds() {
+    local rounds=$1 rows=$2 round k busy levels=${#busy_levels[@]}
+    shift 2
+    positive_integers ROUNDS="$rounds"
+    if [ -z "${BUSY:-}" ]; then
+        ROUNDS=$rounds "$@" >"$rows"
+        return
+    fi
+    printf 'round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1\tbusy\n' >"$rows"
+    for ((round = 1; round <= rounds; round++)); do
+        for ((k = 0; k < levels; k++)); do
+            busy=${busy_levels[$(((round + levels - 1 + k) % levels))]}
+            busy_start "$busy"
+            ROUNDS=1 "$@" | awk -F'\t' -v OFS='\t' -v round="$round" -v busy="$busy" \
+                'NR > 1 { $1 = round; print $0, busy }' >>"$rows"
+            busy_stop
+            echo "round $round/$rounds, $busy busy processes: load $(load_average)" >&2
+        done
+    done
+}
+
 # ---- the rounds --------------------------------------------------------------
 
 # before_each, after_each: function names run (untimed) before and after

@@ -41,24 +41,8 @@ harness=$(handoff_harness)
 rows=$(mktemp)
 trap 'busy_stop; rm -f "$rows"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
-if [ -z "${BUSY:-}" ]; then
-    env -u IDLE "$harness" >"$rows"
-else
-    # One harness run per round and level, the levels rotating (run_rounds'
-    # order); its round number and the level are written into its rows.
-    rounds=${ROUNDS:-7} levels=${#busy_levels[@]}
-    positive_integers ROUNDS="$rounds"
-    printf 'round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1\tbusy\n' >"$rows"
-    for ((round = 1; round <= rounds; round++)); do
-        for ((k = 0; k < levels; k++)); do
-            busy=${busy_levels[$(((round + levels - 1 + k) % levels))]}
-            busy_start "$busy"
-            ROUNDS=1 env -u IDLE "$harness" |
-                awk -F'\t' -v OFS='\t' -v round="$round" -v busy="$busy" 'NR > 1 { $1 = round; print $0, busy }' >>"$rows"
-            busy_stop
-            echo "round $round/$rounds, $busy busy processes: load $(load_average)" >&2
-        done
-    done
+harness_rounds "${ROUNDS:-7}" "$rows" env -u IDLE "$harness"
+if [ -n "${BUSY:-}" ]; then
     python3 "$method_py" report-busy "$rows" \
         --ours '`BlockingExecutor(width: 2).run { i }`, back to back' \
         --versus '`DispatchQueue.async` + checked continuation, back to back'

@@ -53,7 +53,7 @@ extension BlockingExecutor {
         -> (action: BlockingQueueStateMachine<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction, callerSpin: UInt64)
     {
         // Read outside the lock: at most one submission in 10 ms reads the file.
-        let runnable = runQueue.runnable(now: now)
+        let runnable = runQueue.reading(now: now)
         return state.withLock { state in
             if let runnable { state.observeRunQueue(runnable: runnable) }
             let action = state.submit(work, isCancelled: isCancelled, now: now)

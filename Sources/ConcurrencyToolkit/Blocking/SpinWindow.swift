@@ -41,8 +41,8 @@ import Darwin
 ///   needs, and `sched_yield` does not give it to another process. So the
 ///   executor feeds in how many threads are runnable besides its own
 ///   (``observe(otherRunnableThreads:)``, from ``RunQueue``) and the window is
-///   none while they leave no core free. Performance.md, "The hand-offs on a
-///   busy machine", has the evidence.
+///   none from a reading that leaves no core free until five in a row do.
+///   Performance.md, "The hand-offs on a busy machine", has the evidence.
 struct SpinWindow: Equatable {
     /// The longest window, in nanoseconds: well above a thread wake-up, well
     /// below anything a user would notice as CPU use.
@@ -56,8 +56,18 @@ struct SpinWindow: Equatable {
     let isEnabled: Bool
     /// The cores this process may run on.
     let cores: Int
-    /// The last run-queue reading left no core free for the two sides.
-    private(set) var coresAreBusy = false
+    /// Run-queue readings in a row that left a core free for both sides,
+    /// up to ``freeReadingsToSpin``.
+    private(set) var freeReadings = Self.freeReadingsToSpin
+    /// Free readings in a row it takes to spin again after a busy one.
+    /// Quick to stop, slow to resume: a spin on a busy machine can cost a
+    /// time slice (milliseconds), a park on an idle one a wake-up
+    /// (microseconds).
+    static let freeReadingsToSpin = 5
+
+    /// The last busy run-queue reading is fewer than ``freeReadingsToSpin``
+    /// readings ago.
+    var coresAreBusy: Bool { freeReadings < Self.freeReadingsToSpin }
 
     /// Off unless `isEnabled`.
     init(budget: UInt64 = 20_000, isEnabled: Bool, cores: Int = 2) {
@@ -70,13 +80,14 @@ struct SpinWindow: Equatable {
     /// the learned budget, or none while the cores are busy.
     var window: UInt64 { coresAreBusy ? 0 : budget }
 
-    /// `others` threads were runnable, not counting the observer and a lane
-    /// of its executor that spins. The waiter and the thread it waits for
-    /// need a core each; with fewer left, no window until a reading that
-    /// leaves them. The learned budget is kept for when the cores free up.
+    /// A run-queue reading: `others` threads were runnable, not counting the
+    /// observer and a lane of its executor that spins. The waiter and the
+    /// thread it waits for need a core each; with fewer left, no window
+    /// until ``freeReadingsToSpin`` readings in a row leave them. The
+    /// learned budget is kept meanwhile.
     mutating func observe(otherRunnableThreads others: Int) {
         guard isEnabled else { return }
-        coresAreBusy = others + 2 > cores
+        freeReadings = others + 2 > cores ? 0 : min(freeReadings + 1, Self.freeReadingsToSpin)
     }
 
     /// A spinning thread got what it waited for `waited` nanoseconds in.

@@ -9,11 +9,11 @@ import Synchronization
 
 /// How many threads the machine has runnable right now: the running count
 /// of `/proc/loadavg` ("3/412": 3 runnable of 412), read at most once per
-/// interval and shared by every caller meanwhile.
+/// interval, by whichever caller comes first.
 ///
 /// ```swift
 /// let runQueue = RunQueue(interval: 10_000_000)   // read at most every 10 ms
-/// if let runnable = runQueue.runnable(now: MonotonicClock.now), runnable > activeProcessorCount {
+/// if let runnable = runQueue.reading(now: MonotonicClock.now), runnable > activeProcessorCount {
 ///     // every core is taken: a spin would only hold one that another thread needs
 /// }
 /// ```
@@ -21,7 +21,7 @@ import Synchronization
 /// A ``BlockingExecutor`` asks on every submission whether a spin can pay
 /// (``SpinWindow``). A read is three system calls, a few microseconds, so
 /// it is made only when the last one is older than the interval: a caller
-/// in between pays a clock comparison. `nil` where there is no such file
+/// in between pays an atomic load and a comparison. `nil` where there is no such file
 /// (not Linux, or no /proc): then nothing is known and the windows spin as
 /// they learned. The count is the whole machine's (a container sees its
 /// host's), so a container limited to fewer cores than its host sees the
@@ -32,33 +32,33 @@ final class RunQueue: Sendable {
     /// What a read does: ``readLoadAverage()`` (tests count reads).
     private let reader: @Sendable () -> Int?
     private let readAt = Atomic<UInt64>(0)
-    /// The last count read; -1 before the first or where there is none.
-    private let lastCount = Atomic<Int>(-1)
+    /// A count every call returns instead of reading (tests); -1: none.
+    private let pinned = Atomic<Int>(-1)
 
     init(interval: UInt64, read: @escaping @Sendable () -> Int? = RunQueue.readLoadAverage) {
         self.interval = interval
         self.reader = read
     }
 
-    /// The runnable threads, the caller among them, as read at most
-    /// `interval` before `now` (``MonotonicClock``); `nil` if unknown.
-    func runnable(now: UInt64) -> Int? {
+    /// A new count of the runnable threads, the caller among them, if the
+    /// last read is at least `interval` before `now` (``MonotonicClock``)
+    /// and no other thread reads it first; `nil` otherwise, or if there is
+    /// nothing to read. Each reading goes to one caller, so the readings a
+    /// caller sees are `interval` apart.
+    func reading(now: UInt64) -> Int? {
+        let pin = pinned.load(ordering: .relaxed)
+        if pin >= 0 { return pin }
         let last = readAt.load(ordering: .relaxed)
-        // One thread reads; the others keep the last count meanwhile.
-        if last == 0 || (now > last && now - last >= interval),
+        guard last == 0 || (now > last && now - last >= interval),
             readAt.compareExchange(expected: last, desired: max(now, 1), ordering: .relaxed).exchanged
-        {
-            lastCount.store(reader() ?? -1, ordering: .relaxed)
-        }
-        let count = lastCount.load(ordering: .relaxed)
-        return count < 0 ? nil : count
+        else { return nil }
+        return reader()
     }
 
-    /// From now on the count is `runnable`, never read again (tests: a
-    /// machine as idle or as busy as they need, whatever runs beside them).
+    /// From now on every call returns `runnable` and nothing is read (tests:
+    /// a machine as idle or as busy as they need, whatever runs beside them).
     func pin(runnable: Int) {
-        readAt.store(.max, ordering: .relaxed)
-        lastCount.store(runnable, ordering: .relaxed)
+        pinned.store(runnable, ordering: .relaxed)
     }
 
     /// Reads `/proc/loadavg` without allocating (its line is under 64 bytes).

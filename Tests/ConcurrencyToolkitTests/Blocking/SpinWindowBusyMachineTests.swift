@@ -19,8 +19,16 @@ import Testing
         spin.learn(gap: 15_000)
         #expect(spin.budget == 30_000)
         #expect(spin.window == 0)
+        // Slow to resume: one free reading is not enough, five in a row are.
+        for _ in 1..<SpinWindow.freeReadingsToSpin {
+            spin.observe(otherRunnableThreads: 0)
+            #expect(spin.window == 0)
+        }
         spin.observe(otherRunnableThreads: 0)
         #expect(spin.window == 30_000)
+        // Quick to stop: one busy reading among free ones.
+        spin.observe(otherRunnableThreads: 3)
+        #expect(spin.window == 0)
 
         var wide = SpinWindow(budget: 20_000, isEnabled: true, cores: 8)
         wide.observe(otherRunnableThreads: 6)
@@ -62,8 +70,9 @@ import Testing
             Issue.record("a lane should not spin while the cores are busy")
             return
         }
-        // The rival is gone: both windows open again, as learned.
-        state.observeRunQueue(runnable: 1)
+        // The rival is gone: after five free readings in a row, both
+        // windows open again, as learned.
+        for _ in 0..<SpinWindow.freeReadingsToSpin { state.observeRunQueue(runnable: 1) }
         #expect(state.callerSpinBudget == 20_000)
         #expect(state.submit("c", isCancelled: false, now: 6_000) == .start(lane: 0))
         guard case .spin = state.laneFinished(0, .completed(wait: .zero), now: 7_000, submittedAt: 6_000) else {

@@ -14,36 +14,36 @@ import Testing
         #expect(RunQueue.runnableCount(inLoadAverage: Array("0.50 0.40 0.30 99999999999/2 1".utf8)) == nil)
     }
 
-    @Test func itReadsAtMostOncePerIntervalAndKeepsTheLastCountMeanwhile() {
+    @Test func itReadsAtMostOncePerIntervalAndGivesEachReadingToOneCaller() {
         let reads = Atomic<Int>(0)
         let queue = RunQueue(interval: 1_000) {
             reads.add(1, ordering: .relaxed)
             return reads.load(ordering: .relaxed) + 1
         }
-        #expect(queue.runnable(now: 5_000) == 2)
-        #expect(queue.runnable(now: 5_999) == 2)
+        #expect(queue.reading(now: 5_000) == 2)
+        #expect(queue.reading(now: 5_999) == nil)
         #expect(reads.load(ordering: .relaxed) == 1)
-        #expect(queue.runnable(now: 6_000) == 3)
+        #expect(queue.reading(now: 6_000) == 3)
         // A clock read taken before the last read (another thread's) reads nothing.
-        #expect(queue.runnable(now: 4_000) == 3)
+        #expect(queue.reading(now: 4_000) == nil)
         #expect(reads.load(ordering: .relaxed) == 2)
     }
 
-    @Test func aPinnedCountIsNeverReadAgain() {
+    @Test func aPinnedCountIsWhatEveryCallGetsAndNothingIsRead() {
         let reads = Atomic<Int>(0)
         let queue = RunQueue(interval: 1_000) {
             reads.add(1, ordering: .relaxed)
             return 5
         }
         queue.pin(runnable: 1)
-        #expect(queue.runnable(now: 5_000) == 1)
-        #expect(queue.runnable(now: 50_000_000) == 1)
+        #expect(queue.reading(now: 5_000) == 1)
+        #expect(queue.reading(now: 5_001) == 1)
         #expect(reads.load(ordering: .relaxed) == 0)
     }
 
-    @Test func withNothingToReadTheCountIsUnknown() {
+    @Test func withNothingToReadThereIsNoReading() {
         let queue = RunQueue(interval: 1_000) { nil }
-        #expect(queue.runnable(now: 5_000) == nil)
+        #expect(queue.reading(now: 5_000) == nil)
     }
 
     #if os(Linux)
