@@ -19,13 +19,14 @@ import Synchronization
 /// ```
 ///
 /// A ``BlockingExecutor`` asks on every submission whether a spin can pay
-/// (``SpinWindow``). A read is three system calls, a few microseconds, so
-/// it is made only when the last one is older than the interval: a caller
-/// in between pays an atomic load and a comparison. `nil` where there is no such file
-/// (not Linux, or no /proc): then nothing is known and the windows spin as
-/// they learned. The count is the whole machine's (a container sees its
-/// host's), so a container limited to fewer cores than its host sees the
-/// cores as busier than its own: it spins less, never more.
+/// (``SpinWindow``). A read is three system calls, microseconds, so it is
+/// made only when the last one is older than the interval: a caller in
+/// between pays an atomic load and a comparison (Performance.md, "The
+/// hand-offs on a busy machine"). `nil` where there is no such file (not
+/// Linux, or no /proc): then nothing is known and the windows spin as they
+/// learned. The count is the whole machine's (a container sees its host's),
+/// so a container limited to fewer cores than its host sees the cores as
+/// busier than its own: it spins less, never more.
 final class RunQueue: Sendable {
     /// Nanoseconds between two reads.
     let interval: UInt64
