@@ -24,6 +24,7 @@
 #   BATCHES=10       batches of 10,000 jobs per round
 #   JOBS=1000000     queue steps per round for the bookkeeping
 #   HARNESS=/path    use this HandOffHarness binary instead of building one
+#   BUSY=0,1,2,4     each round at each of these loads (common.sh)
 # Short mode: ROUNDS=2 HOPS=2000 BATCHES=1 JOBS=10000 Benchmarks/Scripts/actor-executor.sh
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -31,9 +32,9 @@ cd "$scripts_dir/.."
 
 harness=$(handoff_harness)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'busy_stop; rm -rf "$work"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
-ACTORS=1 ROUNDS=${ROUNDS:-11} "$harness" >"$work/rows.tsv"
+harness_rounds "${ROUNDS:-11}" "$work/rows.tsv" env ACTORS=1 "$harness"
 head -1 "$work/rows.tsv" >"$work/header"
 for case in "uncontended hop" "contended hop, 8 tasks" "10,000 jobs from 8 tasks, per job"; do
     echo

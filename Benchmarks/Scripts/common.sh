@@ -6,8 +6,10 @@
 # stretch of the machine falls on all alike. Each run is timed with
 # `date +%s%N` (wall) around GNU time (user, system, peak resident memory of
 # the largest process, %M), and the 1-minute load average is recorded at the
-# start of every round. method.py reports the median over the rounds with min
-# and max, and ratios taken within each round, then their median, min, max.
+# start of every round. BUSY=0,1,2,4 repeats every round at each of these
+# loads (busy processes beside it; "a busy machine" below). method.py
+# reports the median over the rounds with min and max, and ratios taken
+# within each round, then their median, min, max.
 #
 #   source "$(dirname "$0")/common.sh"
 #   need_tools pigz time
@@ -98,6 +100,73 @@ handoff_harness() {
     echo "$(swift build -c release --show-bin-path)/HandOffHarness"
 }
 
+# ---- a busy machine ----------------------------------------------------------
+
+# BUSY=0,1,2,4: measure every round at each of these loads. Before a round's
+# runs at load N, N `yes > /dev/null` processes start (each keeps a core
+# busy, as a compiler or another service would) and they are killed after
+# them; the levels rotate every round like the commands, and every row
+# records its level (method.py reports each level on its own, ratios within
+# the same round and level). Default 0: the machine as it is.
+busy_levels=()
+IFS=',' read -r -a busy_levels <<<"${BUSY:-0}"
+for level in "${busy_levels[@]}"; do
+    [[ $level =~ ^[0-9]+$ ]] || { echo "error: BUSY must be counts such as 0,1,2,4, not '${BUSY}'" >&2; exit 2; }
+done
+
+busy_pids=()
+
+# busy_start COUNT: starts COUNT busy processes, and a watchdog that ends
+# them if this script dies without running its EXIT trap.
+busy_start() {
+    local count=$1 i owner=$$
+    ((count > 0)) || return 0
+    for ((i = 0; i < count; i++)); do
+        yes >/dev/null &
+        busy_pids+=($!)
+    done
+    (while kill -0 "$owner" 2>/dev/null; do sleep 1; done; kill "${busy_pids[@]}" 2>/dev/null) >/dev/null 2>&1 &
+    busy_pids+=($!)
+}
+
+# busy_stop: ends what busy_start started. Runs on exit (a script that sets
+# its own EXIT trap calls it there too) and after every round.
+busy_stop() {
+    [ ${#busy_pids[@]} -gt 0 ] || return 0
+    kill "${busy_pids[@]}" 2>/dev/null || true
+    wait "${busy_pids[@]}" 2>/dev/null || true
+    busy_pids=()
+}
+trap busy_stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# harness_rounds ROUNDS ROWS COMMAND...: for a harness that runs its rounds
+# itself and prints method.py's rows (HandOffHarness). Without BUSY, one run
+# of ROUNDS rounds. With BUSY, one run of one round per round and level, the
+# levels rotating as in run_rounds, with the busy processes around each run;
+# the round number and the level are written into its rows.
+harness_rounds() {
+    local rounds=$1 rows=$2 round k busy levels=${#busy_levels[@]}
+    shift 2
+    positive_integers ROUNDS="$rounds"
+    if [ -z "${BUSY:-}" ]; then
+        ROUNDS=$rounds "$@" >"$rows"
+        return
+    fi
+    printf 'round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1\tbusy\n' >"$rows"
+    for ((round = 1; round <= rounds; round++)); do
+        for ((k = 0; k < levels; k++)); do
+            busy=${busy_levels[$(((round + levels - 1 + k) % levels))]}
+            busy_start "$busy"
+            ROUNDS=1 "$@" | awk -F'\t' -v OFS='\t' -v round="$round" -v busy="$busy" \
+                'NR > 1 { $1 = round; print $0, busy }' >>"$rows"
+            busy_stop
+            echo "round $round/$rounds, $busy busy processes: load $(load_average)" >&2
+        done
+    done
+}
+
 # ---- the rounds --------------------------------------------------------------
 
 # before_each, after_each: function names run (untimed) before and after
@@ -130,9 +199,12 @@ run_rounds() {
     done
     local count=${#labels[@]} timing errors
     timing=$(mktemp) errors=$(mktemp)
-    [ -s "$rows" ] || printf 'round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1\n' >"$rows"
-    local round k index load start end user sys rss summary
+    [ -s "$rows" ] || printf 'round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1\tbusy\n' >"$rows"
+    local round k index load start end user sys rss summary level_index busy levels=${#busy_levels[@]}
     for ((round = ${WARMUP:-1} > 0 ? 0 : 1; round <= rounds; round++)); do
+      for ((level_index = 0; level_index < (round == 0 ? 1 : levels); level_index++)); do
+        busy=${busy_levels[$(((round + levels - 1 + level_index) % levels))]}
+        busy_start "$busy"
         load=$(cut -d' ' -f1 /proc/loadavg)
         summary=""
         for ((k = 0; k < count; k++)); do
@@ -152,13 +224,15 @@ run_rounds() {
             wall=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.4f", ns / 1e9 }')
             summary+=" ${labels[$index]} ${wall} s;"
             ((round == 0)) ||
-                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "${labels[$index]}" "$wall" "$user" "$sys" "$rss" "$load" >>"$rows"
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "${labels[$index]}" "$wall" "$user" "$sys" "$rss" "$load" "$busy" >>"$rows"
         done
+        busy_stop
         if ((round == 0)); then
-            echo "warm-up (load $load):$summary" >&2
+            echo "warm-up (load $load, $busy busy):$summary" >&2
         else
-            echo "round $round/$rounds (load $load):$summary" >&2
+            echo "round $round/$rounds (load $load, $busy busy):$summary" >&2
         fi
+      done
     done
     rm -f "$timing" "$errors"
 }

@@ -12,7 +12,9 @@ The method (common.sh runs it, this module reads what it recorded):
   - the load average is recorded at the start of every round and printed.
 
 Rows (common.sh's run_rounds writes them, tab-separated, with a header):
-    round  label  wall_s  user_s  sys_s  rss_kib  load1
+    round  label  wall_s  user_s  sys_s  rss_kib  load1  [busy]
+busy, when present, is how many busy processes ran beside the round
+(BUSY=0,1,2,4 in common.sh); every report then gives each level on its own.
 
 Commands:
     method.py report ROWS [--ours LABEL] [--title TEXT] [--per COUNT] [--cpu-ratio]
@@ -24,6 +26,11 @@ Commands:
         For rows whose wall time is seconds per operation (HandOffHarness):
         median, min and max per operation; for the labels matching REGEX,
         also this ÷ LABEL within each round, in a column "× NAME".
+    method.py report-busy ROWS --ours LABEL --versus LABEL
+        For harness rows measured at several busy levels (BUSY, common.sh):
+        per level, ours and the peer per operation, ours ÷ peer within each
+        round, and the same for their rows "LABEL, p99" (each round's
+        99th-percentile call), with the load.
     method.py thread-share LINES NAME
         LINES holds one line per run from thread-cpu.py (NAME's CPU s, the
         process's CPU s, wall s): NAME's CPU, the process's, and NAME's
@@ -114,6 +121,8 @@ def load_line(rows):
 
 FIELDS = {"round": int, "label": str, "wall_s": float, "user_s": float,
           "sys_s": float, "rss_kib": float, "load1": float}
+# Optional: how many busy processes ran beside the round (BUSY, common.sh).
+OPTIONAL_FIELDS = {"busy": (int, "0")}
 
 
 def read_rows(path):
@@ -125,8 +134,29 @@ def read_rows(path):
     rows = []
     for line in lines[1:]:
         cells = dict(zip(header, line.split("\t")))
-        rows.append({name: kind(cells[name]) for name, kind in FIELDS.items()})
+        row = {name: kind(cells[name]) for name, kind in FIELDS.items()}
+        row.update({name: kind(cells.get(name, default)) for name, (kind, default) in OPTIONAL_FIELDS.items()})
+        rows.append(row)
     return rows
+
+
+def busy_levels(rows):
+    """The busy-process counts the rows were measured at, ascending."""
+    return sorted({row["busy"] for row in rows})
+
+
+def per_busy_level(rows, make, title=None):
+    """make(rows) once per busy level, each under a heading naming it; just
+    make(rows) when every row ran at one level."""
+    levels = busy_levels(rows)
+    if len(levels) <= 1:
+        return make(rows)
+    parts = []
+    for level in levels:
+        heading = f"{title}, " if title else ""
+        parts += [f"#### {heading}{level} busy process{'es' if level != 1 else ''} beside it", "",
+                  make([row for row in rows if row["busy"] == level]), ""]
+    return "\n".join(parts).rstrip()
 
 
 def labels_of(rows):
@@ -212,6 +242,32 @@ def operations_report(rows, versus=(), versus_rows=None):
     return "\n".join(out)
 
 
+def busy_report(rows, ours, versus):
+    """One line per busy level: ours and versus per operation (median over
+    the rounds), ours ÷ versus within each round, and the same for their
+    rows "LABEL, p99" (each round's 99th-percentile call) where present."""
+    tail = ", p99"
+    header = ("| busy processes | ours | peer | ours ÷ peer | ours p99 | peer p99 | ours p99 ÷ peer p99 "
+              "| load (1 min) |")
+    out = [f"ours: {cell(ours)}; peer: {cell(versus)}.", "", header, "|---" * header.count(" | ") + "|---|"]
+    for level in busy_levels(rows):
+        mine = [row for row in rows if row["busy"] == level]
+        def median_of(label):
+            values = [row["wall_s"] for row in mine if row["label"] == label]
+            return shown_spread(values, per_operation) if values else "–"
+        def ratio(a, b):
+            return shown_ratio(ratios_within_rounds(mine, a, b))
+        load = shown_spread((load for _, load in loads_per_round(mine)), lambda v: f"{v:.2f}")
+        out.append(f"| {level} | {median_of(ours)} | {median_of(versus)} | {ratio(ours, versus)} "
+                   f"| {median_of(ours + tail)} | {median_of(versus + tail)} | {ratio(ours + tail, versus + tail)} "
+                   f"| {load} |")
+    rounds = len({row["round"] for row in rows})
+    out += ["", f"{rounds} interleaved rounds, the busy levels rotating within each; median (min–max) over "
+            "the rounds; ratios taken within each round and level. Load: the 1-minute load average at the "
+            f"start of each round, busy processes included. {os.cpu_count()} cores."]
+    return "\n".join(out)
+
+
 def thread_share(path, name):
     """What one thread (the stall detector's watchdog) cost each run."""
     runs = [tuple(float(field) for field in line.split("\t")) for line in open(path) if line.strip()]
@@ -292,7 +348,9 @@ def main(arguments):
                 paths.append(item)
         if len(paths) != 1:
             raise SystemExit("usage: method.py report ROWS [--ours LABEL] [--title TEXT] [--per COUNT] [--cpu-ratio]")
-        print(report(read_rows(paths[0]), ours, title, per, cpu_ratio))
+        rows = read_rows(paths[0])
+        print(per_busy_level(rows, lambda level: report(level, ours, None, per, cpu_ratio), title)
+              if len(busy_levels(rows)) > 1 else report(rows, ours, title, per, cpu_ratio))
     elif command == "report-operations" and rest:
         path, versus, versus_rows = rest.pop(0), [], None
         while len(rest) >= 2:
@@ -305,7 +363,9 @@ def main(arguments):
                 raise SystemExit(__doc__)
         if rest:
             raise SystemExit(__doc__)
-        print(operations_report(read_rows(path), versus, versus_rows))
+        print(per_busy_level(read_rows(path), lambda level: operations_report(level, versus, versus_rows)))
+    elif command == "report-busy" and len(rest) == 5 and rest[1] == "--ours" and rest[3] == "--versus":
+        print(busy_report(read_rows(rest[0]), rest[2], rest[4]))
     elif command == "thread-share" and len(rest) == 2:
         print(thread_share(rest[0], rest[1]))
     elif command == "tiny-corpus" and len(rest) == 3:

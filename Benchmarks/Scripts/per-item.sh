@@ -20,6 +20,7 @@
 #   ROUNDS=21        interleaved rounds
 #   ITEMS=100000     items per round, per case
 #   HARNESS=/path    use this HandOffHarness binary instead of building one
+#   BUSY=0,1,2,4     each round at each of these loads (common.sh)
 # Short mode: ROUNDS=2 ITEMS=2000 Benchmarks/Scripts/per-item.sh
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -27,9 +28,9 @@ cd "$scripts_dir/.."
 
 harness=$(handoff_harness)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'busy_stop; rm -rf "$work"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
-PER_ITEM=1 ROUNDS=${ROUNDS:-21} ITEMS=${ITEMS:-100000} "$harness" >"$work/rows.tsv"
+harness_rounds "${ROUNDS:-21}" "$work/rows.tsv" env PER_ITEM=1 ITEMS="${ITEMS:-100000}" "$harness"
 head -1 "$work/rows.tsv" >"$work/header"
 # Each workload's task-group peer, as the harness names it.
 declare -A group_peer=(

@@ -20,6 +20,12 @@
 #   ONLY=substring    run only the cases whose name contains it
 #   HARNESS=/path     use this HandOffHarness binary instead of building one
 #                     (e.g. one built against another checkout)
+#   BUSY=0,1,2,4      measure at each of these loads: that many `yes`
+#                     processes beside every round (common.sh); then a
+#                     table of `run` against Dispatch, with p99, per load
+#                     comes first. The back-to-back cases are timed call
+#                     by call: their rows ", p99" are each round's 99th
+#                     percentile call.
 #   IDLE=1            also measure an idle BlockingExecutor's CPU use over
 #                     10 s after its last job (getrusage; HandOffHarness/Idle.swift)
 #
@@ -33,9 +39,15 @@ cd "$scripts_dir/.."
 
 harness=$(handoff_harness)
 rows=$(mktemp)
-trap 'rm -f "$rows"' EXIT
+trap 'busy_stop; rm -f "$rows"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
-env -u IDLE "$harness" >"$rows"
+harness_rounds "${ROUNDS:-7}" "$rows" env -u IDLE "$harness"
+if [ -n "${BUSY:-}" ]; then
+    python3 "$method_py" report-busy "$rows" \
+        --ours '`BlockingExecutor(width: 2).run { i }`, back to back' \
+        --versus '`DispatchQueue.async` + checked continuation, back to back'
+    echo
+fi
 python3 "$method_py" report-operations "$rows" \
     --versus "parking limit" "two threads handing a token through a futex, both parking (C)" \
     --versus "spinning limit" "the same, spinning up to 2,000 pauses before parking (C)" \

@@ -4,11 +4,53 @@ import Dispatch
 import NIOPosix
 
 /// One line of the table: what it measures, how many operations a round
-/// runs, and the round itself (returns the elapsed nanoseconds).
+/// runs, and the round itself (the elapsed nanoseconds and, for a case
+/// timed call by call, the round's 99th-percentile call).
 struct Case: Sendable {
+    struct Measured {
+        var elapsed: Int64
+        var p99: Int64? = nil
+    }
+
     let name: String
     let operations: Int
-    let round: @Sendable (Int) async throws -> Int64
+    let measuredRound: @Sendable (Int) async throws -> Measured
+
+    init(name: String, operations: Int, measuredRound: @escaping @Sendable (Int) async throws -> Measured) {
+        self.name = name
+        self.operations = operations
+        self.measuredRound = measuredRound
+    }
+
+    /// A round that returns the elapsed nanoseconds only.
+    init(name: String, operations: Int, _ round: @escaping @Sendable (Int) async throws -> Int64) {
+        self.init(name: name, operations: operations) { Measured(elapsed: try await round($0)) }
+    }
+
+    /// A case that times each of `operations` calls of `body` on its own:
+    /// a row for the mean and a row ", p99" for the round's 99th-percentile
+    /// call (the call 1% of calls are slower than: a hand-off's tail on a
+    /// busy machine). Two clock reads per call, tens of nanoseconds.
+    static func timedEach(_ name: String, _ operations: Int, _ body: @escaping @Sendable (Int) async throws -> Int)
+        -> Case
+    {
+        Case(name: name, operations: operations) { count in
+            var sink = 0
+            var each = [Int64](repeating: 0, count: count)
+            let start = ContinuousClock.now
+            var previous = start
+            for i in 0..<count {
+                sink &+= try await body(i)
+                let now = ContinuousClock.now
+                each[i] = (now - previous).nanoseconds
+                previous = now
+            }
+            let elapsed = (previous - start).nanoseconds
+            blackHole(sink)
+            each.sort()
+            return Measured(elapsed: elapsed, p99: each[min(count - 1, count * 99 / 100)])
+        }
+    }
 
     /// A case that times `operations` calls of `body`.
     static func timed(_ name: String, _ operations: Int, _ body: @escaping @Sendable (Int) async throws -> Int)
@@ -82,15 +124,15 @@ func allCases(fast: Int, slow: Int, handOffs: Int) -> [Case] {
         .timed("`withSafeThrowingContinuation(onCancel:)`, not inlined", fast) { i in
             try await safeWithOnCancel(i)
         },
-        .timed("`DispatchQueue.async` + checked continuation, back to back", slow) { i in
+        .timedEach("`DispatchQueue.async` + checked continuation, back to back", slow) { i in
             try await withCheckedThrowingContinuation { continuation in
                 queue.async { continuation.resume(returning: i) }
             }
         },
-        .timed("`BlockingExecutor(width: 2).run { i }`, back to back", slow) { i in
+        .timedEach("`BlockingExecutor(width: 2).run { i }`, back to back", slow) { i in
             try await executor.run { i }
         },
-        .timed("`NIOThreadPool(numberOfThreads: 2).runIfActive { i }`, back to back", slow) { i in
+        .timedEach("`NIOThreadPool(numberOfThreads: 2).runIfActive { i }`, back to back", slow) { i in
             try await nioPool.runIfActive { i }
         },
         Case(name: "two threads handing a token through a futex, both parking (C)", operations: handOffs) {

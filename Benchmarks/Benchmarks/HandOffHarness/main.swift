@@ -15,7 +15,8 @@
 // hops per round, default 100,000, BATCHES of 10,000 jobs, default 10, and
 // JOBS queue steps for the bookkeeping, default 1,000,000), PER_ITEM (set: the
 // per-item cases of PerItemCases.swift instead, ITEMS items per round,
-// default 100,000).
+// default 100,000), SCHEDSTAT (set: print what the scheduler did to the
+// process to standard error at the end, SchedulerCounts.swift).
 
 #if canImport(Glibc)
 import Glibc
@@ -64,17 +65,19 @@ func loadAverage() -> Double {
 print("round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1")
 try await Task.detached {
     // A warm-up round, not counted.
-    for item in selected { _ = try await item.round(max(1, item.operations / 10)) }
+    for item in selected { _ = try await item.measuredRound(max(1, item.operations / 10)) }
     for round in 1...rounds {
         let load = loadAverage()
         for offset in 0..<selected.count {
             let item = selected[(offset + round - 1) % selected.count]
-            let elapsed = try await item.round(item.operations)
-            let perOperation = Double(elapsed) / Double(item.operations) / 1e9
+            let measured = try await item.measuredRound(item.operations)
+            let perOperation = Double(measured.elapsed) / Double(item.operations) / 1e9
             print("\(round)\t\(item.name)\t\(perOperation)\t0\t0\t0\t\(load)")
+            if let p99 = measured.p99 { print("\(round)\t\(item.name), p99\t\(Double(p99) / 1e9)\t0\t0\t0\t\(load)") }
         }
     }
 }.value
+if getenv("SCHEDSTAT") != nil { printSchedulerCounts() }
 
 extension String {
     func inserting(_ mark: Character, fromEnd: Int) -> String {

@@ -47,11 +47,15 @@ extension BlockingExecutor {
 
     /// One submission transition; signals a spinning lane it handed the work
     /// to (a store under the lock, which the lane then takes to pick it up).
-    /// Also reads the caller's spin window under the same lock.
+    /// Also reads the caller's spin window under the same lock, after
+    /// telling both windows how busy the machine is (``RunQueue``).
     private func submitUnderLock(_ work: BlockingWork, isCancelled: Bool, at now: UInt64)
         -> (action: BlockingQueueStateMachine<BlockingWork, SafeContinuation<Void, Never>>.SubmitAction, callerSpin: UInt64)
     {
-        state.withLock { state in
+        // Read outside the lock: at most one submission in 10 ms reads the file.
+        let runnable = runQueue.reading(now: now)
+        return state.withLock { state in
+            if let runnable { state.observeRunQueue(runnable: runnable) }
             let action = state.submit(work, isCancelled: isCancelled, now: now)
             if case .handOff(let lane) = action { handOffSignal.store(lane + 1, ordering: .releasing) }
             return (action, state.callerSpinBudget)

@@ -41,6 +41,9 @@ public final class BlockingExecutor: Sendable {
     /// 1 + the lane a job was just handed to, 0 when none: what a spinning
     /// lane polls. Written only under `state`'s lock (see ``SpinWindow``).
     let handOffSignal = Atomic<Int>(0)
+    /// How busy the machine is, which decides whether a spin can pay
+    /// (``SpinWindow``). One per executor: a read per 10 ms each.
+    let runQueue = RunQueue(interval: 10_000_000)
 
     /// Creates an executor with `width` lanes. Threads are only used while a
     /// lane has work; an idle executor holds none.

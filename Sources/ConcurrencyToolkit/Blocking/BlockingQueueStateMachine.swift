@@ -53,7 +53,17 @@ struct BlockingQueueStateMachine<Job, Waiter> {
 
     /// How long a caller whose job just started or was handed over polls for
     /// its result before suspending (nanoseconds, 0: not at all).
-    var callerSpinBudget: UInt64 { callerSpin.budget }
+    var callerSpinBudget: UInt64 { callerSpin.window }
+
+    /// `runnable` threads were runnable on the machine (``RunQueue``), the
+    /// observer among them: both windows learn whether a core is free for
+    /// a spin. A lane spinning now is this executor's own, not a rival.
+    mutating func observeRunQueue(runnable: Int) {
+        let ours = 1 + (spinningLane == nil ? 0 : 1)
+        let others = max(0, runnable - ours)
+        laneSpin.observe(otherRunnableThreads: others)
+        callerSpin.observe(otherRunnableThreads: others)
+    }
 
     enum SubmitAction: Equatable {
         /// Give the job to this idle lane now.
@@ -131,9 +141,9 @@ struct BlockingQueueStateMachine<Job, Waiter> {
         if let job = takeNext() { return .run(job) }
         busyLanes -= 1
         lastIdleAt = now
-        if !isShutDown, spinningLane == nil, handedOff == nil, laneSpin.budget > 0 {
+        if !isShutDown, spinningLane == nil, handedOff == nil, laneSpin.window > 0 {
             spinningLane = lane
-            return .spin(nanoseconds: laneSpin.budget)
+            return .spin(nanoseconds: laneSpin.window)
         }
         return goIdle(lane)
     }

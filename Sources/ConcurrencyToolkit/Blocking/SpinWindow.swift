@@ -35,6 +35,14 @@ import Darwin
 ///   enough to catch, and halves after a long one, down to zero: an executor
 ///   whose jobs come seldom (the lane's window) or run long (the caller's)
 ///   stops spinning, and an idle one burns nothing after its last window.
+/// - Go's scheduler again: no spinning while every core is busy. A spin pays
+///   only while the waiter and the thread it waits for each have a core;
+///   with a third runnable thread, the spinner holds a core the other side
+///   needs, and `sched_yield` does not give it to another process. So the
+///   executor feeds in how many threads are runnable besides its own
+///   (``observe(otherRunnableThreads:)``, from ``RunQueue``) and the window is
+///   none from a reading that leaves no core free until five in a row do.
+///   Performance.md, "The hand-offs on a busy machine", has the evidence.
 struct SpinWindow: Equatable {
     /// The longest window, in nanoseconds: well above a thread wake-up, well
     /// below anything a user would notice as CPU use.
@@ -42,14 +50,44 @@ struct SpinWindow: Equatable {
     /// Below this a window is not worth starting (nanoseconds).
     static let shortest: UInt64 = 500
 
-    /// The window the next wait spins for, in nanoseconds (0: none).
+    /// The learned window, in nanoseconds (0: none): what the next wait
+    /// spins for while a core is free (``window``).
     private(set) var budget: UInt64
     let isEnabled: Bool
+    /// The cores this process may run on.
+    let cores: Int
+    /// Run-queue readings in a row that left a core free for both sides,
+    /// up to ``freeReadingsToSpin``.
+    private(set) var freeReadings = Self.freeReadingsToSpin
+    /// Free readings in a row it takes to spin again after a busy one.
+    /// Quick to stop, slow to resume: a spin on a busy machine can cost a
+    /// time slice (milliseconds), a park on an idle one a wake-up
+    /// (microseconds).
+    static let freeReadingsToSpin = 5
+
+    /// The last busy run-queue reading is fewer than ``freeReadingsToSpin``
+    /// readings ago.
+    var coresAreBusy: Bool { freeReadings < Self.freeReadingsToSpin }
 
     /// Off unless `isEnabled`.
-    init(budget: UInt64 = 20_000, isEnabled: Bool) {
+    init(budget: UInt64 = 20_000, isEnabled: Bool, cores: Int = 2) {
         self.isEnabled = isEnabled
+        self.cores = cores
         self.budget = isEnabled ? min(budget, Self.longest) : 0
+    }
+
+    /// What the next wait spins for, in nanoseconds (0: it parks at once):
+    /// the learned budget, or none while the cores are busy.
+    var window: UInt64 { coresAreBusy ? 0 : budget }
+
+    /// A run-queue reading: `others` threads were runnable, not counting the
+    /// observer and a lane of its executor that spins. The waiter and the
+    /// thread it waits for need a core each; with fewer left, no window
+    /// until ``freeReadingsToSpin`` readings in a row leave them. The
+    /// learned budget is kept meanwhile.
+    mutating func observe(otherRunnableThreads others: Int) {
+        guard isEnabled else { return }
+        freeReadings = others + 2 > cores ? 0 : min(freeReadings + 1, Self.freeReadingsToSpin)
     }
 
     /// A spinning thread got what it waited for `waited` nanoseconds in.
@@ -71,7 +109,10 @@ struct SpinWindow: Equatable {
     }
 
     /// The adaptive window: on with more than one core.
-    static func adaptive() -> SpinWindow { SpinWindow(isEnabled: activeProcessorCount > 1) }
+    static func adaptive() -> SpinWindow {
+        let cores = activeProcessorCount
+        return SpinWindow(isEnabled: cores > 1, cores: cores)
+    }
 
     /// Polls `isDone` for up to `budget` nanoseconds: 64 polls back to back,
     /// then yielding the core between polls (crossbeam's `Backoff`). Returns

@@ -26,14 +26,20 @@ struct BlockingHandOffStressTests {
 
     @Test
     func noJobSubmittedAsALaneStopsSpinningIsStranded() async throws {
-        // Both spin windows are on by default (on more than one core).
+        // Both spin windows are on by default (on more than one core). They
+        // close while the machine's cores are busy, as they are in CI while
+        // this runs: a pinned run-queue reading keeps them open whatever
+        // runs beside the test, and caller 0 makes it busy for a quarter of
+        // its hand-offs, so windows also close and reopen under the callers.
         let executor = BlockingExecutor(width: 2, label: "hand-off-stress")
+        executor.runQueue.pin(runnable: 1)
         let count = Self.count
         let sums = try await withThrowingTaskGroup(of: Int.self) { group in
             for caller in 0..<2 {
                 group.addTask {
                     var sum = 0
                     for i in 0..<count {
+                        if caller == 0, i % 500 == 0 { executor.runQueue.pin(runnable: (i / 500) % 4 == 3 ? 64 : 1) }
                         // Gaps and job lengths from 0 to ~80 µs, around
                         // both windows (50 µs at most), in unrelated orders.
                         let gap = UInt64((i &* 7 &+ caller &* 13) % 81) * 1_000
