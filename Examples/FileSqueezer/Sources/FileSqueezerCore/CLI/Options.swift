@@ -240,8 +240,10 @@ extension Options {
               --timeline FILE   record the run as an SVG timeline, a lane per thread
               --stats           record the run and print what ran where, waits and concurrency
               --detect-stalls   report stalls of 250 ms or more (main actor, thread pool) and the
-                                function that blocked, with the toolkit's StallDetector (on with
-                                --stats, --trace and --timeline too)
+                                function that blocked, with the toolkit's StallDetector, and
+                                actor contention of 250 ms or more and what held the actor, with
+                                its ActorContentionDetector (on with --stats, --trace and
+                                --timeline too)
               --demo            make a demo folder in a temporary directory and squeeze it
               --corpus-mb N     size of the --demo / --make-corpus folder (default 32)
               --make-corpus DIR write the demo files into DIR and exit (for benchmarks)
