@@ -122,8 +122,6 @@ enum ScheduleRun {
         let executor = ScheduleExecutor(strategy: strategy, seed: seed)
         let outcome = Lock<(error: (any Error)?, misuses: [ContinuationMisuse])?>(nil)
         let started = ContinuousClock.now
-        PendingTracking.begin()
-        defer { PendingTracking.end() }
         // Enqueued before the driver starts, so the first job is always there.
         let task = Task(executorPreference: executor) {
             let (error, misuses) = await withContinuationMisuseRecorded { () async -> (any Error)? in

@@ -137,7 +137,10 @@ public struct ScheduleDeadlock: Error, Sendable, CustomStringConvertible {
     /// ```
     public var steps: Int
     /// The safe continuations created during this schedule and still
-    /// waiting (from `PendingContinuations`; during an exploration it is on).
+    /// waiting, from `PendingContinuations`: listed only while its tracking
+    /// is on (`PendingContinuations.isTracking`, or
+    /// `CONCURRENCY_TOOLKIT_TRACK_CONTINUATIONS=1`). An exploration does not
+    /// turn it on itself, since that would change what parallel tests see.
     /// Others created in that time by tests running in parallel can appear.
     ///
     /// ```swift

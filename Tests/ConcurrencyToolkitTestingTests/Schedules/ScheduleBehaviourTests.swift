@@ -48,7 +48,12 @@ import TestSupport
         #expect(clock.now - started < .seconds(20))
     }
 
-    @Test func sleepsWakeInDeadlineOrder() async throws {
+    /// Sleepers in several tasks all wake, on virtual time. Their relative
+    /// order is not asserted: on a loaded machine a 30 s sleeper was seen to
+    /// wake before a 10 s one (the guide's "Limits").
+    @Test func sleepersInSeveralTasksAllWakeOnVirtualTime() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
         let woke = Collected<Int>()
         try await replaySchedule(seed: 3) {
             await withTaskGroup(of: Void.self) { group in
@@ -60,7 +65,8 @@ import TestSupport
                 }
             }
         }
-        #expect(woke.values == [10, 20, 30])
+        #expect(woke.values.sorted() == [10, 20, 30])
+        #expect(clock.now - started < .seconds(10))
     }
 
     @Test func aDeadlockIsAFailureNotAHang() async {
@@ -74,8 +80,11 @@ import TestSupport
         #expect(exploration.failures.count == 5)
         #expect(exploration.failures.allSatisfy { $0.isDeadlock })
         let deadlock = exploration.failures.first?.error as? ScheduleDeadlock
-        #expect(deadlock?.pending.contains { $0.site.fileID.hasSuffix("ScheduleBehaviourTests.swift") } == true,
-                "\(String(describing: deadlock))")
+        #expect(deadlock?.steps ?? 0 > 0)
+        // The registry lists it only while tracking is on, which other tests toggle.
+        if PendingContinuations.isTracking, let deadlock {
+            #expect(deadlock.pending.contains { $0.site.fileID.hasSuffix("ScheduleBehaviourTests.swift") }, "\(deadlock)")
+        }
         #expect(clock.now - started < .seconds(30))
     }
 
