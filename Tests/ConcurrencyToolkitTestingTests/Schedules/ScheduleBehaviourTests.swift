@@ -5,7 +5,9 @@ import TestSupport
 
 /// Determinism, virtual time, deadlocks and explorations side by side, with
 /// bounds generous enough for a busy two-core machine.
-@Suite struct ScheduleBehaviourTests {
+/// `.timingSensitive`: the grace for work outside the schedule and the wall-time
+/// bounds must not meet a suite that floods or blocks the pool.
+@Suite(.timingSensitive) struct ScheduleBehaviourTests {
     /// Three tasks of three steps each; the order they ran in.
     static func threeTasksOrder(seed: UInt64) async throws -> String {
         let log = Collected<String>()

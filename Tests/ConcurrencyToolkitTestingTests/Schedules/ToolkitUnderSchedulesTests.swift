@@ -4,7 +4,9 @@ import Testing
 import TestSupport
 
 /// Properties of the toolkit itself, held under every explored schedule.
-@Suite struct ToolkitUnderSchedulesTests {
+/// `.timingSensitive`: the reporters deliver from a task of their own on the real pool,
+/// and a suite that blocks the pool for seconds would make that look like a deadlock.
+@Suite(.timingSensitive) struct ToolkitUnderSchedulesTests {
     struct OutOfOrder: Error, CustomStringConvertible {
         let delivered: [String]
         var description: String { "delivered out of order or incomplete: \(delivered)" }
