@@ -1,4 +1,3 @@
-@_spi(ExperimentalScheduling) import _Concurrency
 import ConcurrencyToolkit
 import Dispatch
 
@@ -8,13 +7,15 @@ import Dispatch
 /// does. ``drive(deadlockGrace:stepLimit:abandonsStuck:)`` runs them one at a time on one
 /// thread, in the order the seed picks.
 ///
-/// As a `SchedulingExecutor` it also receives the body's `Task.sleep`s
-/// (measured on Swift 6.3.1: a sleep in a task that prefers a scheduling
-/// executor is enqueued there, with its deadline), which wait on virtual time.
+/// A `Task.sleep` of the body does not reach it until the sleep ends (the
+/// protocol that would hand it over, `SchedulingExecutor`, is toolchain SPI
+/// in Swift 6.3, which the package does not use): the sleep runs on real
+/// time. The state machine's virtual time (tested, pure) is unused until
+/// there is a way in without SPI.
 ///
 /// The storage of ``ScheduleStateMachine``: lock, transition, unlock, then
 /// act; no job runs and no thread is woken under the lock.
-final class ScheduleExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: the state is behind `state`'s lock, the rest is immutable.
 
     /// How a schedule ended, for the exploration to turn into a result.
@@ -43,18 +44,6 @@ final class ScheduleExecutor: TaskExecutor, SchedulingExecutor, @unchecked Senda
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job)) }, after: nil)
-    }
-
-    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
-    }
-
-    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        // The standard clocks measure in `Duration`; any other clock's sleep
-        // is taken as due at once rather than guessed.
-        let delay = (delay as? Duration) ?? .zero
-        let job = UnownedJob(job)
-        act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job), after: delay) }, after: delay)
     }
 
     /// Runs the schedule's jobs on the calling thread until the body has
@@ -146,8 +135,11 @@ final class ScheduleExecutor: TaskExecutor, SchedulingExecutor, @unchecked Senda
     }
 }
 
-/// The runtime's own accessor, exported by the concurrency library and the
-/// one `ExecutorJob.description` prints; the standard library declares it
-/// the same way, internally.
-@_silgen_name("swift_task_getJobTaskId")
-private func jobTaskID(_ job: UnownedJob) -> UInt64
+/// The runtime's number for the job's task, as `UnownedJob.description`
+/// prints it (`UnownedJob(id: 12)`): public API, where the runtime's
+/// accessor itself is not.
+private func jobTaskID(_ job: UnownedJob) -> UInt64 {
+    let text = job.description
+    guard let open = text.lastIndex(of: ":") else { return 0 }
+    return UInt64(text[text.index(after: open)...].filter(\.isNumber)) ?? 0
+}

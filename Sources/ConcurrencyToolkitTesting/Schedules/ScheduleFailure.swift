@@ -166,7 +166,7 @@ public struct ScheduleDeadlock: Error, Sendable, CustomStringConvertible {
 }
 
 /// The error of a schedule that ran more jobs than its limit without the
-/// body returning: a livelock, or a loop that sleeps forever on virtual time.
+/// body returning: a livelock.
 ///
 /// ```swift
 /// #expect(!(failure.error is ScheduleTooLong))

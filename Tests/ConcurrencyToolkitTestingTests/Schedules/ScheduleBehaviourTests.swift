@@ -40,35 +40,22 @@ import TestSupport
         #expect(orders.count >= 6, "\(orders.count) orders")
     }
 
-    @Test func aLongSleepCostsNoWallTime() async {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let exploration = await exploreSchedules(100) {
-            try await Task.sleep(for: .seconds(60))
-        }
-        #expect(exploration.failures.isEmpty, "\(exploration)")
-        #expect(clock.now - started < .seconds(20))
-    }
-
-    /// Sleepers in several tasks all wake, on virtual time. Their relative
-    /// order is not asserted: on a loaded machine a 30 s sleeper was seen to
-    /// wake before a 10 s one (the guide's "Limits").
-    @Test func sleepersInSeveralTasksAllWakeOnVirtualTime() async throws {
-        let clock = ContinuousClock()
-        let started = clock.now
+    /// A short `Task.sleep` runs on real time (virtual time needs toolchain
+    /// SPI, which the package does not use): the sleepers all wake, and come
+    /// back into the schedule, with no deadlock reported.
+    @Test func shortSleepsInSeveralTasksAllWake() async throws {
         let woke = Collected<Int>()
         try await replaySchedule(seed: 3) {
             await withTaskGroup(of: Void.self) { group in
-                for seconds in [30, 10, 20] {
+                for milliseconds in [30, 10, 20] {
                     group.addTask {
-                        try? await Task.sleep(for: .seconds(seconds))
-                        woke.append(seconds)
+                        try? await Task.sleep(for: .milliseconds(milliseconds))
+                        woke.append(milliseconds)
                     }
                 }
             }
         }
         #expect(woke.values.sorted() == [10, 20, 30])
-        #expect(clock.now - started < .seconds(10))
     }
 
     @Test func aDeadlockIsAFailureNotAHang() async {
