@@ -273,3 +273,19 @@ public actor MonitoredCache {
     public func warmUp(from folder: URL) async throws -> Int { 0 }
 }
 public let cache = MonitoredCache()
+
+// MARK: Schedule exploration (issue 41)
+public actor Account {
+    public init(balance: Int = 100) {}
+    public var balance: Int { 0 }
+    public func withdraw(_ amount: Int) async {}
+}
+public struct Overdraw: Error { public init() {} }
+public func body() async throws {}
+public func withdrawTwiceAtOnce() async throws {}
+public func transferTwiceAtOnce() async throws {}
+public func loadTwiceAtOnce() async throws {}
+public var exploration: ScheduleExploration { fatalError() }
+public var failure: ScheduleFailure { fatalError() }
+public var deadlock: ScheduleDeadlock { fatalError() }
+public var tooLong: ScheduleTooLong { fatalError() }

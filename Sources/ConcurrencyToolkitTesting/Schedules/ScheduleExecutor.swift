@@ -1,0 +1,145 @@
+import ConcurrencyToolkit
+import Dispatch
+
+/// The executor of one schedule: the body's task prefers it
+/// (`withTaskExecutorPreference`, SE-0417), so the body, its child tasks and
+/// the default actors they call enqueue here, and nothing of any other test
+/// does. ``drive(deadlockGrace:stepLimit:abandonsStuck:)`` runs them one at a time on one
+/// thread, in the order the seed picks.
+///
+/// A `Task.sleep` of the body does not reach it until the sleep ends (the
+/// protocol that would hand it over, `SchedulingExecutor`, is toolchain SPI
+/// in Swift 6.3, which the package does not use): the sleep runs on real
+/// time. The state machine's virtual time (tested, pure) is unused until
+/// there is a way in without SPI.
+///
+/// The storage of ``ScheduleStateMachine``: lock, transition, unlock, then
+/// act; no job runs and no thread is woken under the lock.
+final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: the state is behind `state`'s lock, the rest is immutable.
+
+    /// How a schedule ended, for the exploration to turn into a result.
+    enum End: Sendable {
+        case finished
+        /// Nothing could run for the grace period and the body had not returned.
+        case deadlock(steps: Int)
+        /// The step limit was reached before the body returned.
+        case tooLong(steps: Int)
+    }
+
+    private let state: Lock<ScheduleStateMachine<UnownedJob>>
+    private let wakeUp = DispatchSemaphore(value: 0)
+    /// How long an idle driver with sleepers waits for work from outside the
+    /// schedule (a blocking lane, a callback thread) before it moves virtual
+    /// time. Measured on Swift 6.3.1: a task that goes to sleep is enqueued
+    /// once more from another thread right after, and on a loaded machine
+    /// that took over 1 ms and let time move first (sleepers woke out of
+    /// deadline order); 50 ms covers it, and 100 sleeps cost 5 s.
+    private static let settle = DispatchTimeInterval.milliseconds(50)
+
+    init(strategy: ScheduleStrategy, seed: UInt64) {
+        state = Lock(ScheduleStateMachine(strategy: strategy, seed: seed))
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job)) }, after: nil)
+    }
+
+    /// Runs the schedule's jobs on the calling thread until the body has
+    /// returned and what it left is drained, or the schedule deadlocks or
+    /// runs too long. Call it once, on a thread of its own.
+    ///
+    /// A stuck schedule's jobs are dropped from then on when `abandonsStuck`
+    /// (its tasks never run again); otherwise they run concurrently, so
+    /// that a cancelled body can still end.
+    func drive(deadlockGrace: Duration, stepLimit: Int, abandonsStuck: Bool) -> End {
+        let me = asUnownedTaskExecutor()
+        while true {
+            let (next, phase, steps) = state.withLock { ($0.next(), $0.phase, $0.steps) }
+            switch next {
+            case .run(let job):
+                if steps > stepLimit {
+                    // Not run here: it goes with the rest of the stuck schedule.
+                    _ = end(abandoned: abandonsStuck, onlyIfIdle: false, plus: job)
+                    return .tooLong(steps: steps)
+                }
+                job.runSynchronously(on: me)
+            case .idle(let sleepers):
+                if phase == .draining && !sleepers {
+                    if end(abandoned: false, onlyIfIdle: true) { return .finished }
+                } else if sleepers {
+                    if wakeUp.wait(timeout: .now() + Self.settle) == .timedOut {
+                        _ = state.withLock { $0.advanceTime() }
+                    }
+                } else if wakeUp.wait(timeout: .now() + Self.interval(deadlockGrace)) == .timedOut {
+                    if end(abandoned: abandonsStuck, onlyIfIdle: true) { return .deadlock(steps: steps) }
+                }
+            }
+        }
+    }
+
+    /// Jobs run so far.
+    var steps: Int { state.withLock { $0.steps } }
+
+    /// The body returned or threw; called from its task, on the driver thread.
+    func bodyFinished() {
+        state.withLock { $0.bodyFinished() }
+    }
+
+    /// Ends the schedule, then forwards or drops what was left (and `job`).
+    /// False when a job became runnable meanwhile and `onlyIfIdle`.
+    private func end(abandoned: Bool, onlyIfIdle: Bool, plus job: UnownedJob? = nil) -> Bool {
+        guard let left = state.withLock({ $0.end(abandoned: abandoned, onlyIfIdle: onlyIfIdle) }) else { return false }
+        guard !abandoned else { return true }
+        for job in left.jobs + (job.map { [$0] } ?? []) { runConcurrently(job) }
+        for sleeper in left.sleepers { act(on: .forward(sleeper.job), after: sleeper.delay) }
+        return true
+    }
+
+    private func act(on enqueued: ScheduleStateMachine<UnownedJob>.Enqueued, after delay: Duration?) {
+        switch enqueued {
+        case .queued: wakeUp.signal()
+        case .drop: break
+        case .forward(let job):
+            if let delay, delay > .zero {
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(delay)) { [self] in
+                    job.runSynchronously(on: asUnownedTaskExecutor())
+                }
+            } else {
+                runConcurrently(job)
+            }
+        }
+    }
+
+    /// After the schedule: the job runs on a Dispatch thread, as on this
+    /// executor (handing it to the global pool would send it back here,
+    /// since its task prefers this executor).
+    private func runConcurrently(_ job: UnownedJob) {
+        DispatchQueue.global().async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+
+    /// The id of the job's task: the runtime numbers tasks once and never
+    /// reuses a number, where an address is reused as soon as a task is
+    /// freed (and how soon depends on the allocator's state, so on other
+    /// threads: a replay would number tasks differently). 0 for a job that is
+    /// not a task.
+    private static func key(of job: UnownedJob) -> UInt {
+        UInt(truncatingIfNeeded: jobTaskID(job))
+    }
+
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        // Clamped to a day: Dispatch's nanoseconds are an Int.
+        return .nanoseconds(Int(min(seconds, 86_400) * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+}
+
+/// The runtime's number for the job's task, as `UnownedJob.description`
+/// prints it (`UnownedJob(id: 12)`): public API, where the runtime's
+/// accessor itself is not.
+private func jobTaskID(_ job: UnownedJob) -> UInt64 {
+    let text = job.description
+    guard let open = text.lastIndex(of: ":") else { return 0 }
+    return UInt64(text[text.index(after: open)...].filter(\.isNumber)) ?? 0
+}

@@ -1,0 +1,86 @@
+@testable import ConcurrencyToolkitTesting
+import Testing
+
+/// The pure parts of a schedule, without threads: the picker and the state
+/// machine's jobs, virtual time and phases.
+@Suite struct ScheduleStateMachineTests {
+    /// Picks from three always-runnable tasks, `count` times.
+    static func picks(_ strategy: ScheduleStrategy, seed: UInt64, count: Int = 30) -> [Int] {
+        var picker = SchedulePicker(strategy: strategy, seed: seed)
+        return (0..<count).map { _ in picker.pick(tasks: [0, 1, 2]) }
+    }
+
+    @Test(arguments: [ScheduleStrategy.random, .pct(depth: 3, steps: 10)])
+    func aSeedGivesTheSamePicksAndSeedsDiffer(_ strategy: ScheduleStrategy) {
+        #expect(Self.picks(strategy, seed: 9) == Self.picks(strategy, seed: 9))
+        let distinct = Set((1...20).map { Self.picks(strategy, seed: UInt64($0)) })
+        #expect(distinct.count > 3)
+    }
+
+    @Test func pctWithoutChangesRunsOneTaskWhileItCan() {
+        for seed in UInt64(1)...20 {
+            let picks = Self.picks(.pct(depth: 1), seed: seed)
+            #expect(Set(picks).count == 1, "seed \(seed): \(picks)")
+        }
+    }
+
+    @Test func pctChangesPriorityAtMostDepthMinusOneTimes() {
+        for seed in UInt64(1)...50 {
+            let picks = Self.picks(.pct(depth: 3, steps: 20), seed: seed)
+            let switches = zip(picks, picks.dropFirst()).filter { $0 != $1 }.count
+            #expect(switches <= 2, "seed \(seed): \(picks)")
+        }
+    }
+
+    @Test func sleepersWakeInDeadlineOrderWhenNothingElseRuns() {
+        var machine = ScheduleStateMachine<String>(strategy: .random, seed: 1)
+        _ = machine.enqueue("late", key: 1, after: .seconds(60))
+        _ = machine.enqueue("early", key: 2, after: .seconds(10))
+        _ = machine.enqueue("also early", key: 3, after: .seconds(10))
+        _ = machine.enqueue("now", key: 4)
+        guard case .run("now") = machine.next() else { Issue.record("the runnable job first"); return }
+        guard case .idle(sleepers: true) = machine.next() else { Issue.record("idle with sleepers"); return }
+        let advanced = machine.advanceTime()
+        #expect(advanced)
+        #expect(machine.now == .seconds(10))
+        var woken: [String] = []
+        while case .run(let job) = machine.next() { woken.append(job) }
+        #expect(Set(woken) == ["early", "also early"])
+        let advancedAgain = machine.advanceTime()
+        #expect(advancedAgain)
+        #expect(machine.now == .seconds(60))
+        guard case .run("late") = machine.next() else { Issue.record("the last sleeper"); return }
+        let nothingLeft = !machine.advanceTime()
+        #expect(nothingLeft)
+    }
+
+    @Test func anEndedScheduleForwardsAndAnAbandonedOneDrops() {
+        var finished = ScheduleStateMachine<Int>(strategy: .random, seed: 1)
+        finished.bodyFinished()
+        #expect(finished.phase == .draining)
+        _ = finished.enqueue(1, key: 1, after: .seconds(5))
+        let left = finished.end(abandoned: false, onlyIfIdle: true)
+        #expect(left?.sleepers.map(\.delay) == [.seconds(5)])
+        guard case .forward(2) = finished.enqueue(2, key: 2) else { Issue.record("forwarded"); return }
+
+        var stuck = ScheduleStateMachine<Int>(strategy: .random, seed: 1)
+        _ = stuck.enqueue(1, key: 1)
+        let refused = stuck.end(abandoned: true, onlyIfIdle: true) == nil
+        #expect(refused, "a job can still run: no deadlock")
+        _ = stuck.next()
+        let ended = stuck.end(abandoned: true, onlyIfIdle: true) != nil
+        #expect(ended)
+        guard case .drop = stuck.enqueue(2, key: 2) else { Issue.record("dropped"); return }
+    }
+
+    @Test func tasksAreNumberedByFirstAppearanceNotAddress() {
+        var a = ScheduleStateMachine<Int>(strategy: .pct(depth: 1), seed: 5)
+        var b = ScheduleStateMachine<Int>(strategy: .pct(depth: 1), seed: 5)
+        for (job, key) in [(1, UInt(0x1000)), (2, 0x2000), (3, 0x1000)] { _ = a.enqueue(job, key: key) }
+        for (job, key) in [(1, UInt(0x9000)), (2, 0x5000), (3, 0x9000)] { _ = b.enqueue(job, key: key) }
+        var orderA: [Int] = [], orderB: [Int] = []
+        while case .run(let job) = a.next() { orderA.append(job) }
+        while case .run(let job) = b.next() { orderB.append(job) }
+        #expect(orderA == orderB)
+    }
+}
