@@ -22,11 +22,12 @@ package enum Sample {
 }
 
 /// SplitMix64, the same generator as the demo corpus's, kept here so a
-/// test's sample bytes never change with the app.
-private struct SplitMix64 {
+/// test's sample bytes never change with the app; the one seeded generator
+/// the tests share.
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

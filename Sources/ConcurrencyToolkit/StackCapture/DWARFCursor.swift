@@ -65,39 +65,29 @@ struct DWARFCursor {
     }
 
     /// ULEB128. Bits past the 64th are dropped; the bytes are still consumed.
-    mutating func uleb() -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard offset < end else {
-                fail()
-                return 0
-            }
-            let byte = bytes[offset]
-            offset += 1
-            if shift < 64 { value |= UInt64(byte & 0x7f) << shift }
-            shift += 7
-            if byte & 0x80 == 0 { return value }
-        }
-    }
+    mutating func uleb() -> UInt64 { leb128().value }
 
     /// SLEB128, sign-extended from its last byte.
     mutating func sleb() -> Int64 {
+        let (value, shift, last) = leb128()
+        return Int64(bitPattern: shift < 64 && last & 0x40 != 0 ? value | ~0 << shift : value)
+    }
+
+    /// One LEB128 number's bits, how many there were, and its last byte;
+    /// all zero when the bytes end first.
+    private mutating func leb128() -> (value: UInt64, shift: UInt64, last: UInt8) {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
             guard offset < end else {
                 fail()
-                return 0
+                return (0, 0, 0)
             }
             let byte = bytes[offset]
             offset += 1
             if shift < 64 { value |= UInt64(byte & 0x7f) << shift }
             shift += 7
-            if byte & 0x80 == 0 {
-                if shift < 64, byte & 0x40 != 0 { value |= ~0 << shift }
-                return Int64(bitPattern: value)
-            }
+            if byte & 0x80 == 0 { return (value, shift, byte) }
         }
     }
 

@@ -106,7 +106,7 @@ import TestSupport
     /// anywhere: no names, no crash.
     @Test func aMalformedFileGivesNoNames() throws {
         let scratch = try Scratch()
-        var generator = SplitMix(seed: 38)
+        var generator = SplitMix64(seed: 38)
         var files: [String] = []
         files.append(try scratch.file("garbage", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })))
         let real = try Data(contentsOf: URL(fileURLWithPath: LoadedImages.executablePath()))
@@ -157,16 +157,4 @@ enum StackCaptureProbe {
     }
 }
 
-/// A seeded generator, so the "random" files are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 #endif

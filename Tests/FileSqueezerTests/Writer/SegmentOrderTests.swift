@@ -16,7 +16,7 @@ struct SegmentOrderTests {
 
     @Test("results inserted in any order come out once each, in order")
     func reorders() {
-        var generator = SplitMix64(seed: 42)
+        var generator = FileSqueezerCore.SplitMix64(seed: 42)
         for count in [1, 2, 3, 17, 64] {
             var indices = Array(0..<count)
             for position in indices.indices.reversed() {
@@ -119,7 +119,7 @@ struct SegmentOrderTests {
         await Array(0..<count).concurrentForEachForTests(maxConcurrency: 4) { index in
             try? await window.enter(index)
             // Unequal work, so segments finish out of order.
-            var generator = SplitMix64(seed: UInt64(index))
+            var generator = FileSqueezerCore.SplitMix64(seed: UInt64(index))
             if generator.next() % 3 == 0 { try? await Task.sleep(for: .microseconds(200)) }
             var elected = order.withLock { $0.insert(index, index) }
             while elected {
