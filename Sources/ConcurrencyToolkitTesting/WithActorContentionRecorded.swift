@@ -2,9 +2,7 @@ import ConcurrencyToolkit
 
 /// Runs `operation` with actor contention watched and returns its result
 /// together with every `ActorContention` whose longest wait reached
-/// `threshold` while it ran: one report per episode, when it ends (and, for
-/// an episode of 10 s or more, ongoing ones while it lasts: their
-/// `isOngoing` is true).
+/// `threshold` while it ran: one report per episode.
 ///
 /// ```swift
 /// @Test func thumbnailsDoNotQueueBehindTheCache() async throws {
