@@ -5,7 +5,7 @@ extension Symbolicator {
     /// debug info), innermost first, at most `limit`.
     ///
     /// Left out: the frames of `skippingModule` (its mangled names start
-    /// `$s18ConcurrencyToolkit`), the Swift runtime's images (`libswift*`),
+    /// `$s18ConcurrencyToolkit`) and the frames inlined into them, the Swift runtime's images (`libswift*`),
     /// the C library, the loader and Dispatch, Swift thunks (partial apply
     /// forwarders, reabstraction thunks, protocol witnesses, `@objc`
     /// bridges, allocating initializers), the program's `main` entry, code
@@ -23,8 +23,18 @@ extension Symbolicator {
     /// The lines of `frames`, by the rules of `reportLines(for:…)`.
     static func reportLines(of frames: [SymbolicatedFrame], skippingModule module: String, limit: Int) -> [String] {
         let ownPrefix = "$s\(module.utf8.count)\(module)"
+        // A frame inlined into one of the skipped module's functions (the
+        // standard library's `UnownedJob.runSynchronously(on:)` in an
+        // executor) is that module's code too. Inlined frames come just
+        // before the function they were inlined into.
+        var insideOwn = [Bool](repeating: false, count: frames.count)
+        var containerIsOwn = false
+        for index in frames.indices.reversed() {
+            if !frames[index].isInlined { containerIsOwn = frames[index].mangledName?.hasPrefix(ownPrefix) == true }
+            insideOwn[index] = containerIsOwn
+        }
         var lines: [String] = []
-        for frame in frames where lines.count < limit {
+        for (index, frame) in frames.enumerated() where lines.count < limit && !insideOwn[index] {
             guard let imageName = frame.imageName, !isRuntimeOrSystemImage(imageName) else { continue }
             guard let function = frame.function else {
                 if !frame.imageHasSymbols, let offset = frame.imageOffset {
@@ -69,7 +79,7 @@ extension Symbolicator {
     /// The program's entry: `main`'s wrappers around the top-level code or
     /// `@main` type, which every stack of the main thread ends in.
     static func isEntryPoint(_ mangled: String) -> Bool {
-        mangled.hasSuffix("5$mainyyFZ") || mangled.hasSuffix("5$mainyyYaFZTQ0_") || mangled == "async_MainTQ0_"
+        mangled.hasSuffix("5$mainyyFZ") || mangled.hasSuffix("5$mainyyYaFZTQ0_") || mangled.hasPrefix("async_Main")
     }
 
     /// `Sources/App/main.swift` from an absolute path, from its last

@@ -43,6 +43,24 @@ import TestSupport
         #expect(Symbolicator.reportLines(of: frames, skippingModule: "Other", limit: 8).first == "SafeContinuation.resume(returning:)")
     }
 
+    /// A standard-library function inlined into the toolkit's executor
+    /// (same address, `isInlined`) is the toolkit's code, and so is the
+    /// top-level code's async entry (`async_MainTY6_`, a resume partial).
+    @Test func framesInlinedIntoTheToolkitAndTheAsyncEntryAreLeftOut() {
+        var inlined = frame("UnownedJob.runSynchronously(on:)", mangled: "$sScJ18runSynchronously2onyScf_tF", offset: 0x40)
+        inlined.isInlined = true
+        let frames = [
+            frame("Index.rebuild()", offset: 0x10, file: "/app/Sources/App/Index.swift", line: 8),
+            inlined,
+            frame("MonitoredExecutorCore.runJob(_:)", mangled: "$s18ConcurrencyToolkit21MonitoredExecutorCoreC6runJobyyF", offset: 0x40),
+            frame("async_MainTY6_", mangled: "async_MainTY6_", offset: 0x80, file: "/app/Sources/App/main.swift", line: 21),
+        ]
+        #expect(
+            Symbolicator.reportLines(of: frames, skippingModule: "ConcurrencyToolkit", limit: 8) == [
+                "Index.rebuild() at Sources/App/Index.swift:8"
+            ])
+    }
+
     @Test func aStrippedImageGivesItsNameAndOffset() {
         let frames = [frame(nil, image: "file-squeezer", hasSymbols: false, offset: 0x1F3A4), frame("Worker.compress(_:)")]
         #expect(

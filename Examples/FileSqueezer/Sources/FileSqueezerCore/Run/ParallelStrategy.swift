@@ -67,7 +67,7 @@ struct ParallelStrategy: Sendable {
 
     /// The most one-segment files one job compresses back to back: 256
     /// tiny files are a few milliseconds of work, and each batch costs a
-    /// task, a lane job and a continuation (64 gave 1.3x the context switches).
+    /// task, a lane job and a continuation.
     static let batchFiles = 256
     /// The most bytes of originals in one batch: a batch is about as long
     /// as a quarter of a segment, so the last batches still spread over the
