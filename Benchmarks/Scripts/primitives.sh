@@ -23,8 +23,9 @@
 #                     (e.g. one built against another checkout)
 #   BUSY=0,1,2,4      measure at each of these loads: that many `yes`
 #                     processes beside every round (common.sh); then
-#                     tables of `run` and of `ThrottledProgress` delivery
-#                     against Dispatch, with p99, per load come first. The back-to-back cases are timed call
+#                     tables of `run`, `ThrottledProgress` delivery and
+#                     the two executors' hops against Dispatch and against
+#                     a default actor's hop, with p99, per load come first. The back-to-back cases are timed call
 #                     by call: their rows ", p99" are each round's 99th
 #                     percentile call.
 #   IDLE=1            also measure an idle BlockingExecutor's CPU use over
@@ -45,11 +46,15 @@ echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
 harness_rounds "${ROUNDS:-7}" "$rows" env -u IDLE "$harness"
 if [ -n "${BUSY:-}" ]; then
     dispatch='`DispatchQueue.async` + checked continuation, back to back'
+    actor='default actor hop, back to back'
     for ours in '`BlockingExecutor(width: 2).run { i }`, back to back' \
-        '`ThrottledProgress` delivery, interval zero, back to back'; do
+        '`ThrottledProgress` delivery, interval zero, back to back' \
+        '`MonitoredActorExecutor` hop, back to back' '`BlockingSerialExecutor` hop, back to back'; do
         grep -qF "	$ours	" "$rows" || continue
-        python3 "$method_py" report-busy "$rows" --ours "$ours" --versus "$dispatch"
-        echo
+        for peer in "$dispatch" "$actor"; do
+            python3 "$method_py" report-busy "$rows" --ours "$ours" --versus "$peer"
+            echo
+        done
     done
 fi
 python3 "$method_py" report-operations "$rows" \

@@ -8,7 +8,10 @@ import Synchronization
 // back, beside the two hops a user would otherwise write, a
 // `DispatchQueue.async` (Cases.swift) and a default actor's method. With a
 // zero interval every report is delivered; the time is the report's way to
-// the handler's task and back to the waiting caller.
+// the handler's task and back to the waiting caller. Beside them, the hop
+// onto an actor on `MonitoredActorExecutor` and on `BlockingSerialExecutor`
+// (HarnessSupport/HopCounters.swift), call by call for their p99: the
+// actor-executor cases (ActorCases.swift) time whole rounds.
 
 /// Where a delivered value meets the caller waiting for it.
 final class DeliveryMailbox: Sendable {
@@ -48,6 +51,8 @@ func deliveryCases(slow: Int) -> [Case] {
     let mailbox = DeliveryMailbox()
     let progress = ThrottledProgress<Int>(interval: .zero) { value in mailbox.deliver(value) }
     let counter = DefaultHopCounter()
+    let monitored = MonitoredHopCounter(label: "harness")
+    let serial = BlockingSerialHopCounter(label: "harness")
     return [
         .timedEach("`ThrottledProgress` delivery, interval zero, back to back", slow) { i in
             progress.report(i)
@@ -55,6 +60,12 @@ func deliveryCases(slow: Int) -> [Case] {
         },
         .timedEach("default actor hop, back to back", slow) { _ in
             await counter.increment()
+        },
+        .timedEach("`MonitoredActorExecutor` hop, back to back", slow) { _ in
+            await monitored.increment()
+        },
+        .timedEach("`BlockingSerialExecutor` hop, back to back", slow) { _ in
+            await serial.increment()
         },
     ]
 }
