@@ -31,6 +31,11 @@ Commands:
         per level, ours and the peer per operation, ours ÷ peer within each
         round, and the same for their rows "LABEL, p99" (each round's
         99th-percentile call), with the load.
+    method.py report-pairs ROWS --pair OURS PEER [--pair OURS PEER ...]
+        For harness rows where each OURS ran beside its PEER in every round
+        (ContinuationPairs.swift): per pair, both per operation (median over
+        the rounds), and OURS ÷ PEER within each round: the median, the 99th
+        percentile (the round ratio 1% of rounds exceed), min and max.
     method.py thread-share LINES NAME
         LINES holds one line per run from thread-cpu.py (NAME's CPU s, the
         process's CPU s, wall s): NAME's CPU, the process's, and NAME's
@@ -44,6 +49,7 @@ Commands:
 """
 
 import json
+import math
 import os
 import re
 import statistics
@@ -268,6 +274,35 @@ def busy_report(rows, ours, versus):
     return "\n".join(out)
 
 
+def percentile(values, fraction):
+    """The value `fraction` of `values` are at or below (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(len(ordered) * fraction) - 1))]
+
+
+def pairs_report(rows, pairs):
+    """One line per (ours, peer) pair: each per operation, and ours ÷ peer
+    within each round: median, p99, min and max over the rounds."""
+    header = "| ours | peer | ours | peer | ours ÷ peer, median | p99 | min–max |"
+    out = [header, "|---" * header.count(" | ") + "|---|"]
+    for ours, peer in pairs:
+        ratios = ratios_within_rounds(rows, ours, peer)
+        if not ratios:
+            continue  # not run (the harness's ONLY)
+        median, low, high = spread(ratios)
+        def per_op(label):
+            return per_operation(statistics.median(row["wall_s"] for row in rows if row["label"] == label))
+        out.append(f"| {cell(ours)} | {cell(peer)} | {per_op(ours)} | {per_op(peer)} | **{times(median, 3)}** "
+                   f"| {times(percentile(ratios, 0.99), 3)} | {times(low, 3)}–{times(high, 3)} |")
+    rounds = len({row["round"] for row in rows})
+    out += ["", f"{rounds} rounds, each running both sides of every pair back to back, the order alternating "
+            "round by round; per operation: median over the rounds; ours ÷ peer: taken within each round, "
+            "then its median, 99th percentile, min and max over the rounds. Below 1.00x ours is faster.",
+            "", "Load average (1 min) at the start of each round: median {:.2f} ({:.2f}–{:.2f}). {} cores."
+            .format(*spread(load for _, load in loads_per_round(rows)), os.cpu_count())]
+    return "\n".join(out)
+
+
 def thread_share(path, name):
     """What one thread (the stall detector's watchdog) cost each run."""
     runs = [tuple(float(field) for field in line.split("\t")) for line in open(path) if line.strip()]
@@ -366,6 +401,14 @@ def main(arguments):
         print(per_busy_level(read_rows(path), lambda level: operations_report(level, versus, versus_rows)))
     elif command == "report-busy" and len(rest) == 5 and rest[1] == "--ours" and rest[3] == "--versus":
         print(busy_report(read_rows(rest[0]), rest[2], rest[4]))
+    elif command == "report-pairs" and len(rest) >= 4 and len(rest) % 3 == 1:
+        path, pairs = rest.pop(0), []
+        while rest:
+            if rest[0] != "--pair":
+                raise SystemExit(__doc__)
+            pairs.append((rest[1], rest[2]))
+            rest = rest[3:]
+        print(pairs_report(read_rows(path), pairs))
     elif command == "thread-share" and len(rest) == 2:
         print(thread_share(rest[0], rest[1]))
     elif command == "tiny-corpus" and len(rest) == 3:

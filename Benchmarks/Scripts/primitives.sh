@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The primitives timed as a user would: a plain release program (the
 # HandOffHarness target), not package-benchmark. Continuation round trips,
-# blocking round trips against Dispatch and NIOThreadPool, and this machine's
+# blocking round trips against Dispatch and NIOThreadPool, ThrottledProgress
+# delivery and a default actor's hop (DeliveryCases.swift), and this machine's
 # hand-off limit (two threads passing a token through a futex, parking or
 # spinning first). Every case runs once per round in a rotating order; the
 # table (method.py report-operations, from the harness's rows) gives
@@ -21,9 +22,10 @@
 #   HARNESS=/path     use this HandOffHarness binary instead of building one
 #                     (e.g. one built against another checkout)
 #   BUSY=0,1,2,4      measure at each of these loads: that many `yes`
-#                     processes beside every round (common.sh); then a
-#                     table of `run` against Dispatch, with p99, per load
-#                     comes first. The back-to-back cases are timed call
+#                     processes beside every round (common.sh); then
+#                     tables of `run`, `ThrottledProgress` delivery and
+#                     the two executors' hops against Dispatch and against
+#                     a default actor's hop, with p99, per load come first. The back-to-back cases are timed call
 #                     by call: their rows ", p99" are each round's 99th
 #                     percentile call.
 #   IDLE=1            also measure an idle BlockingExecutor's CPU use over
@@ -43,10 +45,17 @@ trap 'busy_stop; rm -f "$rows"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
 harness_rounds "${ROUNDS:-7}" "$rows" env -u IDLE "$harness"
 if [ -n "${BUSY:-}" ]; then
-    python3 "$method_py" report-busy "$rows" \
-        --ours '`BlockingExecutor(width: 2).run { i }`, back to back' \
-        --versus '`DispatchQueue.async` + checked continuation, back to back'
-    echo
+    dispatch='`DispatchQueue.async` + checked continuation, back to back'
+    actor='default actor hop, back to back'
+    for ours in '`BlockingExecutor(width: 2).run { i }`, back to back' \
+        '`ThrottledProgress` delivery, interval zero, back to back' \
+        '`MonitoredActorExecutor` hop, back to back' '`BlockingSerialExecutor` hop, back to back'; do
+        grep -qF "	$ours	" "$rows" || continue
+        for peer in "$dispatch" "$actor"; do
+            python3 "$method_py" report-busy "$rows" --ours "$ours" --versus "$peer"
+            echo
+        done
+    done
 fi
 python3 "$method_py" report-operations "$rows" \
     --versus "parking limit" "two threads handing a token through a futex, both parking (C)" \

@@ -129,6 +129,7 @@ func allCases(fast: Int, slow: Int, handOffs: Int) -> [Case] {
                 queue.async { continuation.resume(returning: i) }
             }
         },
+    ] + deliveryCases(slow: slow) + [
         .timedEach("`BlockingExecutor(width: 2).run { i }`, back to back", slow) { i in
             try await executor.run { i }
         },

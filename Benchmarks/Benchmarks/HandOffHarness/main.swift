@@ -16,7 +16,10 @@
 // JOBS queue steps for the bookkeeping, default 1,000,000), PER_ITEM (set: the
 // per-item cases of PerItemCases.swift instead, ITEMS items per round,
 // default 100,000), SCHEDSTAT (set: print what the scheduler did to the
-// process to standard error at the end, SchedulerCounts.swift).
+// process to standard error at the end, SchedulerCounts.swift),
+// CONTINUATION_PAIRS (set: our continuations paired with the standard
+// library's instead, ContinuationPairs.swift, OPERATIONS round trips per case
+// and round, default 20,000; ONLY keeps the pairs with a side whose name contains it).
 
 #if canImport(Glibc)
 import Glibc
@@ -60,6 +63,14 @@ func loadAverage() -> Double {
     var load = [0.0]
     return getloadavg(&load, 1) == 1 ? load[0] : 0
     #endif
+}
+
+if getenv("CONTINUATION_PAIRS") != nil {
+    let only = getenv("ONLY").map { String(cString: $0) }
+    let pairs = continuationPairs(operations: setting("OPERATIONS", 20_000))
+        .filter { pair in only.map { pair.ours.name.contains($0) || pair.peer.name.contains($0) } ?? true }
+    try await Task.detached { try await runContinuationPairs(pairs, rounds: rounds) }.value
+    exit(0)
 }
 
 print("round\tlabel\twall_s\tuser_s\tsys_s\trss_kib\tload1")

@@ -11,7 +11,7 @@
 ///
 /// The rule that a report goes to the handler in effect where the
 /// continuation was *created* still holds: a scope counts itself in
-/// `ContinuationMisuse.reporting.activeScopes` before it binds its task-local
+/// `ContinuationOptions.activeScopes` before it binds its task-local
 /// and uncounts itself after it unbinds it, so code running inside a scope
 /// (in its task, or in a child started inside it: task creation orders the
 /// count before the child) always sees a non-zero count and takes the slow

@@ -133,7 +133,8 @@ public struct ContinuationMisuseHandler: Sendable {
 extension ContinuationMisuse: ConcurrencyReport {
     package static let reporting = ReportRouter<ContinuationMisuse>(
         handlerName: "ContinuationMisuseHandler", banner: "CONTINUATION MISUSE",
-        scopedAlternative: "withContinuationMisuseHandler", scoping: .creatingTask)
+        scopedAlternative: "withContinuationMisuseHandler", scoping: .creatingTask,
+        scopesChanged: { ContinuationOptions.activeScopes.add($0, ordering: .relaxed) })
 
     package var rateLimitKey: String { "\(creationSite) (\(kind))" }
 }

@@ -30,6 +30,13 @@ enum ContinuationOptions {
     /// A constant initial value lets the compiler initialize it statically:
     /// reading it costs no once-check.
     static let stored = Atomic<UInt8>(0x80)
+    /// How many misuse-handler scopes are active anywhere, counted by
+    /// `ContinuationMisuse.reporting` as it counts its own: statically
+    /// initialized, so ``creationFlags()`` reads it with one relaxed load.
+    /// Reading the router's count instead costs every continuation a
+    /// `swift_once` call (the router is a lazily initialized global): that
+    /// was most of what the default path gained after 0.1.0.
+    static let activeScopes = Atomic<Int>(0)
 
     /// One relaxed load: what creating a continuation pays for every option.
     @usableFromInline
@@ -40,11 +47,13 @@ enum ContinuationOptions {
 
     /// Everything creating a continuation must know in one call: the options,
     /// plus ``scoped`` and ``traced`` when a scope or a recording is active
-    /// anywhere. Zero (almost always) means the plain path.
+    /// anywhere. Zero (almost always) means the plain path. Three relaxed
+    /// loads of statically initialized atomics, and no other call: this runs
+    /// for every continuation (Benchmarks/Scripts/continuation-cost.sh).
     @usableFromInline
     static func creationFlags() -> UInt8 {
         var flags = current()
-        if ContinuationMisuse.reporting.hasActiveScopes { flags |= scoped }
+        if activeScopes.load(ordering: .relaxed) != 0 { flags |= scoped }
         if Instrumentation.activeRecordings.load(ordering: .relaxed) != 0 { flags |= traced }
         return flags
     }

@@ -49,6 +49,13 @@ package final class ReportRouter<Report: ConcurrencyReport>: Sendable {
     /// How many scopes are active anywhere. While it is zero, creating a
     /// source skips the task-local lookup: one relaxed load.
     package let activeScopes = Atomic<Int>(0)
+    /// Told `+1` as a scope begins (after `activeScopes`, before the
+    /// task-local is bound) and `-1` as it ends (after it is unbound): for a
+    /// kind whose sources are created on a hot path that must not read this
+    /// router at all. A router is a lazily initialized global (reading it
+    /// costs a `swift_once` call); such a kind counts its scopes again in a
+    /// statically initialized atomic of its own (`ContinuationOptions`).
+    let scopesChanged: (@Sendable (_ delta: Int) -> Void)?
     /// ``Scoping/creatingTask``: the innermost scope of the current task.
     let taskScope = TaskLocal<ReportHandler<Report>?>(wrappedValue: nil)
     /// ``Scoping/whileActive``: the scopes active now, by id, in the order they began.
@@ -66,11 +73,13 @@ package final class ReportRouter<Report: ConcurrencyReport>: Sendable {
     ///   - scopedAlternative: The scoped function a second bootstrap should use instead.
     ///   - scoping: Which scopes a report reaches.
     ///   - tracing: How reports reach trace recordings.
+    ///   - scopesChanged: Told `+1` when a scope begins and `-1` when it ends.
     package init(
         handlerName: String, banner: String, scopedAlternative: String, scoping: Scoping,
-        tracing: ReportTracing<Report> = .none
+        tracing: ReportTracing<Report> = .none, scopesChanged: (@Sendable (_ delta: Int) -> Void)? = nil
     ) {
         self.banner = banner
+        self.scopesChanged = scopesChanged
         self.scoping = scoping
         self.scopedAlternative = scopedAlternative
         self.tracing = tracing
@@ -102,7 +111,11 @@ package final class ReportRouter<Report: ConcurrencyReport>: Sendable {
     ) async rethrows -> Result {
         let handler = accepts.map { handler.filtered(by: $0) } ?? handler
         activeScopes.add(1, ordering: .relaxed)
-        defer { activeScopes.subtract(1, ordering: .relaxed) }
+        scopesChanged?(1)
+        defer {
+            scopesChanged?(-1)
+            activeScopes.subtract(1, ordering: .relaxed)
+        }
         switch scoping {
         case .creatingTask:
             return try await taskScope.withValue(handler, operation: operation, isolation: isolation)

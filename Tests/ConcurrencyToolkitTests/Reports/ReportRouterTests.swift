@@ -112,4 +112,37 @@ struct LostTicket: ConcurrencyReport, Hashable {
         Once.reporting.deliver(Once(), toProcessWide: true, intoEveryRecording: false)
         #expect(count.withLock { $0 } == 1)
     }
+
+    @Test func scopesChangedHearsEachScopeBeginAndEndAroundItsTaskLocal() async {
+        // ContinuationMisuse's router mirrors its scope count this way into
+        // an atomic that creating a continuation reads without touching the router.
+        struct Counted: ConcurrencyReport {
+            static let heard = Lock<[Int]>([])
+            var description: String { "counted" }
+            static let reporting = ReportRouter<Counted>(
+                handlerName: "CountedHandler", banner: "COUNTED", scopedAlternative: "withCountedHandler",
+                scoping: .creatingTask, scopesChanged: { delta in heard.withLock { $0.append(delta) } })
+            var rateLimitKey: String { "counted" }
+        }
+        await Counted.reporting.withScope(.custom { _ in }) {
+            #expect(Counted.heard.withLock { $0 } == [1])
+            #expect(Counted.reporting.handlerForNewSource() != nil)  // the task-local is bound after the count
+            await Counted.reporting.withScope(.custom { _ in }) {
+                #expect(Counted.heard.withLock { $0 } == [1, 1])
+            }
+        }
+        #expect(Counted.heard.withLock { $0 } == [1, 1, -1, -1])
+        #expect(!Counted.reporting.hasActiveScopes)
+    }
+
+    @Test func everyContinuationMisuseScopeSendsCreationDownTheScopedPath() async {
+        // The testing helpers open scopes on the router itself, not through
+        // withContinuationMisuseHandler: creation must see those too.
+        await ContinuationMisuse.reporting.withScope(.custom { _ in }) {
+            #expect(ContinuationOptions.creationFlags() & ContinuationOptions.scoped != 0)
+        }
+        await withContinuationMisuseHandler(.custom { _ in }) {
+            #expect(ContinuationOptions.creationFlags() & ContinuationOptions.scoped != 0)
+        }
+    }
 }
