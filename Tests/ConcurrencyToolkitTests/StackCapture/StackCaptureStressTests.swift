@@ -20,7 +20,7 @@ import Testing
 /// AddressSanitizer, see Documentation/StallDetection.md.) Its two threads
 /// load both cores, so it takes the timing gate: no timing-sensitive suite
 /// runs beside it.
-@Suite(.timingSensitive) struct StackCaptureStressTests {
+@Suite(.timingSensitive, .longRun) struct StackCaptureStressTests {
     final class Flags: Sendable {
         let stop = Atomic<Bool>(false)
         let rounds = Atomic<Int>(0)
