@@ -10,9 +10,12 @@ use only folders of lower levels. Fails when
   does not exist;
 - a folder uses a name declared by a folder of its own level or a higher one.
 A folder's names are its files' top-level declarations (types, functions,
-globals; not private ones) and the members it adds in extensions of types
-that no folder of the root declares (`extension Sequence { func concurrentMap }`;
-not those of an extension that adds a conformance: they implement its requirements).
+globals; not private ones) and the members it adds in extensions of types it
+does not declare itself, whether no folder of the root declares them
+(`extension Sequence { func concurrentMap }`) or another folder does (a
+Writer/ extension on Files/' `FilePlan`: a use of its member from Files/ is
+a use of Writer/); not those of an extension that adds a conformance: they
+implement its requirements.
 A use is such a name appearing in code (comments and string literals ignored).
 Usage: .ci/layers [--doc ARCHITECTURE.md] [--repo DIR]
 """
@@ -146,13 +149,15 @@ def main():
                 errors.append(f"error: {doc} lists {root}/{folder}/ in its layers block, which does not exist")
         folders = [folder for folder in level_of if folder in present]
         scanned = {folder: scan(os.path.join(directory, folder)) for folder in folders}
-        declared_anywhere = set().union(*(scanned[f][0] for f in folders)) if folders else set()
         names = {}
         for folder in folders:
             declared, members, _ = scanned[folder]
             foreign = set()
             for extended, added in members.items():
-                if extended not in declared_anywhere:
+                # A type of the toolkit's or of another folder: the members
+                # this folder adds are its names (a Writer/ extension on
+                # Files/' FilePlan is Writer's, so Files/ may not call it).
+                if extended not in declared:
                     foreign |= added
             names[folder] = declared | foreign
         failed = False

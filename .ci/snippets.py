@@ -26,6 +26,15 @@ A complete block whose first line is `// Snippets/NAME.swift...` quotes that
 program whole: it must be the file, character for character (the file is
 compiled and run as a program in Snippets/ is).
 
+A block is checked whole, as a reader copies it: a "Before" and an "After"
+that declare the same names are two blocks, or the copy redeclares them.
+A guide's fragment that declares types and runs code (a program) and compiles with
+nothing but `import ConcurrencyToolkit` added is a complete sample missing
+its import: it fails, so that it shows the import and is checked as copied.
+A block, skipped or not, may import only modules a user can: a module of
+this package that no library product holds (`FileSqueezerCore`, `CZlib`,
+`TestSupport`) fails.
+
 Elided code: a line holding only `...` is dropped and `{ ... }` reads as `{}`.
 A block containing `// snippet: does-not-compile` (a "Before" that shows an
 error) is checked to fail; `// snippet: skip` leaves a block out, with the
@@ -49,10 +58,6 @@ IMPORTS = ["ConcurrencyToolkitTesting", "Foundation", "Observation", "Synchroniz
 STANDALONE = re.compile(
     r"^(@\w+(\([^)]*\))?\s+)*((public|private|fileprivate|internal|package|nonisolated|final)\s+)*"
     r"(struct|class|actor|enum|extension|protocol)\b|^(private|fileprivate) ")
-# A block that shows two versions, `// Before` then `// After`, is two snippets.
-AFTER = re.compile(r"^// After\b")
-
-
 class Snippet:
     def __init__(self, origin, line, code, public=True, approachable=False):
         self.origin, self.line, self.code, self.public = origin, line, code, public
@@ -73,18 +78,6 @@ def elide(code):
     return "\n".join(l.replace("{ ... }", "{}") for l in lines) + "\n"
 
 
-def split_before_after(origin, line, lines, approachable):
-    """A fragment `// Before` ... `// After` ...: two snippets. A complete
-    block is never split: it compiles as copied, whole."""
-    cut = next((i for i, l in enumerate(lines) if AFTER.match(l)), None)
-    whole = Snippet(origin, line, "\n".join(lines) + "\n", approachable=approachable)
-    if cut is None or whole.complete:
-        yield whole
-        return
-    yield Snippet(origin, line, "\n".join(lines[:cut]) + "\n")
-    yield Snippet(origin, line + cut, "\n".join(lines[cut:]) + "\n")
-
-
 def markdown_snippets(path):
     lines = open(path, encoding="utf-8").read().splitlines()
     i, heading = 0, ""
@@ -100,7 +93,7 @@ def markdown_snippets(path):
             # A block in a list item: its fence's indent is not part of the code.
             indent = len(lines[i]) - len(lines[i].lstrip())
             body = [l[indent:] if not l[:indent].strip() else l for l in lines[start:j]]
-            yield from split_before_after(os.path.relpath(path, ROOT), start + 1, body, approachable)
+            yield Snippet(os.path.relpath(path, ROOT), start + 1, "\n".join(body) + "\n", approachable=approachable)
             i = j
         i += 1
 
@@ -252,6 +245,45 @@ def check_quote(snippet, path):
     return None
 
 
+def unavailable_modules():
+    """Modules of Package.swift that no library product holds: a user of the
+    package cannot import them."""
+    text = open(os.path.join(ROOT, "Package.swift"), encoding="utf-8").read()
+    targets = set(re.findall(r"\.(?:target|systemLibrary|executableTarget|testTarget)\(\s*name:\s*\"(\w+)\"", text))
+    products = set()
+    for listed in re.findall(r"\.library\(\s*name:\s*\"\w+\",\s*targets:\s*\[([^\]]*)\]", text):
+        products |= set(re.findall(r"\"(\w+)\"", listed))
+    return targets - products
+
+
+def check_imports(snippets):
+    unavailable = unavailable_modules()
+    failures = []
+    for snippet in snippets:
+        if snippet.origin.startswith("Snippets/"):
+            continue  # the package's own snippet programs, built by SwiftPM
+        for offset, line in enumerate(snippet.code.splitlines()):
+            m = re.match(r"^\s*(?:@testable\s+)?import\s+(\w+)", line)
+            if m and m.group(1) in unavailable:
+                failures.append(f"{snippet.where(offset)}: error: imports {m.group(1)}, which no library product of "
+                                f"Package.swift holds: a reader's copy cannot import it")
+    return failures
+
+
+def missing_import(snippet, modules, folder):
+    """A fragment program that compiles with only `import ConcurrencyToolkit`
+    added is a complete sample that forgot its import."""
+    os.makedirs(folder, exist_ok=True)
+    source = os.path.join(folder, "main.swift")
+    open(source, "w", encoding="utf-8").write("import ConcurrencyToolkit\n" + elide(snippet.code))
+    result = subprocess.run(["swiftc", "-typecheck", "-swift-version", "6", "-I", modules, source],
+                            capture_output=True, text=True)
+    if result.returncode == 0:
+        return (f"{snippet.where(0)}: error: a complete program that lacks only `import ConcurrencyToolkit`: "
+                f"add the import, so the block is checked as a reader copies it")
+    return None
+
+
 def check(snippets, modules, scratch):
     build_standins(modules, scratch)
     batch, origins, singles, completes = [], {}, [], []
@@ -275,6 +307,10 @@ def check(snippets, modules, scratch):
             batch.append(path)
 
     failures = ["\n".join(e) for e in (check_excerpt(s) for s in snippets if s.excerpt) if e]
+    failures += check_imports(snippets)
+    programs_without_import = [(s, os.path.join(scratch, f"import_{i}")) for i, s in enumerate(snippets)
+                               if not (s.complete or s.skip or s.excerpt or s.expect_failure or s.has_main)
+                               and s.standalone and complete.kind(s.code) == "script" and s.origin.endswith(".md")]
     failures += [f for f in (check_quote(s, path) for s, path in quotes) if f]
     status, output = swiftc(batch, modules, script=False)
     if status != 0:
@@ -294,6 +330,8 @@ def check(snippets, modules, scratch):
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         failures += [f for f in pool.map(single, singles) if f]
         failures += [f for f in pool.map(whole, completes) if f]
+        failures += [f for f in pool.map(lambda item: missing_import(item[0], modules, item[1]),
+                                         programs_without_import) if f]
 
     fragments = len(batch) + len(singles)
     whole_blocks = sum(1 for s in snippets if s.complete and not s.skip)

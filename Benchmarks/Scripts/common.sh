@@ -21,9 +21,11 @@
 scripts_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 method_py=$scripts_dir/method.py
 
-# need_tools TOOL...: installs what is missing with apt-get (run as root) or
-# names it and stops. "time" is GNU time at /usr/bin/time (package time);
-# "cc" comes with gcc; a name with a "-" is a package (zlib1g-dev).
+# need_tools TOOL...: stops (exit 1) naming what is missing and the command
+# that installs it: a benchmark never installs packages on the machine it
+# measures (CI's .ci/run installs what its steps need before they run).
+# "time" is GNU time at /usr/bin/time (package time); "cc" comes with gcc;
+# a name with a "-" is a package (zlib1g-dev).
 need_tools() {
     local missing=() tool
     for tool in "$@"; do
@@ -35,14 +37,9 @@ need_tools() {
         esac
     done
     [ ${#missing[@]} -gt 0 ] || return 0
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "Installing ${missing[*]} (apt-get) ..." >&2
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 ||
-            { echo "error: could not install ${missing[*]}" >&2; exit 1; }
-    else
-        echo "error: missing ${missing[*]}; install with: apt-get install -y ${missing[*]}" >&2
-        exit 1
-    fi
+    echo "error: missing ${missing[*]}; install it, then run this again:" >&2
+    echo "    sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
 }
 
 # positive_integers NAME=VALUE...: stops (exit 2) naming the first setting

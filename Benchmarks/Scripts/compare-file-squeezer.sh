@@ -47,8 +47,9 @@
 # KEEP=dir (keep each case's rows there, method.py's format), PEERS=xargs,gzip,pigz
 # (the peers to run: pigz -p 2 pays a thread hand-off per file, 0.1–0.5 ms
 # measured here, so on 100,000 tiny files it takes minutes a run; leave it
-# out of tiny with PEERS=xargs,gzip if the time matters). Installs pigz,
-# GNU time and strace with apt-get when missing (as root).
+# out of tiny with PEERS=xargs,gzip if the time matters). Needs pigz, GNU
+# time and strace: when one is missing it stops and prints the command that
+# installs it.
 # Short mode, about a minute: ROUNDS=3 TINY_FILES=5000 SMALL_FILES=200 CORPUS_MB=20
 set -euo pipefail
 

@@ -40,8 +40,8 @@
 #
 # The load average is printed before and after: state it next to every
 # figure (a 1% difference drowns in a busy machine's noise); the overhead
-# table gives the load at the start of every round. Installs GNU time with
-# apt-get when missing (as root). About three minutes with the defaults,
+# table gives the load at the start of every round. Needs GNU time (it
+# prints the install command when missing). About three minutes with the defaults,
 # plus the release builds; short mode: ROUNDS=2 CORPUS_MB=5 ... overhead.
 set -euo pipefail
 

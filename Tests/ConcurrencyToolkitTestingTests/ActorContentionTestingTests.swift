@@ -35,7 +35,7 @@ actor QueuedBehind {
 }
 
 /// The recorder and the trait against real contention.
-@Suite(.serialized) struct ActorContentionIsAnIssueTests {
+@Suite(.serialized, .timingSensitive) struct ActorContentionIsAnIssueTests {
     @Test func callersQueuedBehindASlowMethodAreRecorded() async {
         let actor = QueuedBehind(label: "RecorderTests.queued")
         let (value, contentions) = await withActorContentionRecorded(threshold: .milliseconds(60)) {

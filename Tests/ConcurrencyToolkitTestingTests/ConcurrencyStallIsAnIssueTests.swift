@@ -15,7 +15,7 @@ import TestSupport
 /// for 800 ms (long enough for the watchdog to look while it lasts, even on a
 /// loaded machine). (It delays this process's other main-actor work by as much;
 /// the detector's own end-to-end tests run in child processes.)
-@Suite(.serialized) struct ConcurrencyStallIsAnIssueTests {
+@Suite(.serialized, .timingSensitive) struct ConcurrencyStallIsAnIssueTests {
     @Test func aStallDuringTheTestIsRecordedAsAnIssue() async throws {
         let test = try #require(Test.current)
         let named = Lock(false)

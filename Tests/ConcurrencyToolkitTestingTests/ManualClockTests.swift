@@ -6,12 +6,12 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
     @Test func sleepersWakeOnlyWhenTheirDeadlineIsReachedEarliestFirst() async throws {
         let clock = ManualClock()
-        let woken = Lock<[Int]>([])
+        let woken = Collected<Int>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for milliseconds in [30, 10, 20] {
                 group.addTask {
                     try await clock.sleep(until: .zero.advanced(by: .milliseconds(milliseconds)))
-                    woken.withLock { $0.append(milliseconds) }
+                    woken.append(milliseconds)
                 }
             }
             await clock.waitForSleepers(count: 3)
@@ -20,13 +20,13 @@ import TestSupport
             clock.advance(by: .milliseconds(1))  // t = 10
             #expect(clock.sleeperCount == 2)
             try await group.next()
-            #expect(woken.withLock { $0 } == [10])
+            #expect(woken.values == [10])
             clock.advance(to: .zero.advanced(by: .milliseconds(25)))
             try await group.next()
-            #expect(woken.withLock { $0 } == [10, 20])
+            #expect(woken.values == [10, 20])
             clock.advance(to: .zero.advanced(by: .milliseconds(30)))
             try await group.next()
-            #expect(woken.withLock { $0 } == [10, 20, 30])
+            #expect(woken.values == [10, 20, 30])
         }
         #expect(clock.now == .zero.advanced(by: .milliseconds(30)))
     }

@@ -39,7 +39,7 @@ func withOverdueRecorded<Result>(
 
     @Test func theTraitBodyRecordsEachReportAsAnIssueAtTheTest() async throws {
         let test = try #require(Test.current)
-        let seen = Lock<[Overdue]>([])
+        let seen = Collected<Overdue>()
         try await withKnownIssue {
             try await recordingReportsAsIssues(of: test, performing: {
                 Overdue.reporting.deliver(Overdue(job: "sync", seconds: 9), toProcessWide: false, intoEveryRecording: false)
@@ -49,10 +49,10 @@ func withOverdueRecorded<Result>(
         } matching: { issue in
             guard let overdue = issue.error as? Overdue else { return false }
             #expect(issue.sourceLocation == test.sourceLocation)
-            seen.withLock { $0.append(overdue) }
+            seen.append(overdue)
             return true
         }
-        #expect(seen.withLock { $0 } == [Overdue(job: "sync", seconds: 9)])
+        #expect(seen.values == [Overdue(job: "sync", seconds: 9)])
     }
 
     @Test func theTraitBodyRethrowsAfterRecording() async throws {

@@ -21,6 +21,7 @@
 // library's instead, ContinuationPairs.swift, OPERATIONS round trips per case
 // and round, default 20,000; ONLY keeps the pairs with a side whose name contains it).
 
+import HarnessSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -51,19 +52,6 @@ var cases =
     : allCases(fast: setting("FAST", 200_000), slow: setting("SLOW", 5_000), handOffs: setting("HANDOFFS", 5_000))
 if let only = getenv("ONLY").map({ String(cString: $0) }) { cases = cases.filter { $0.name.contains(only) } }
 let selected = cases
-
-/// The 1-minute load average now, as /proc/loadavg gives it (0 where there is none).
-func loadAverage() -> Double {
-    #if os(Linux)
-    guard let file = fopen("/proc/loadavg", "r") else { return 0 }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 64)
-    return fgets(&line, Int32(line.count), file) == nil ? 0 : strtod(line, nil)
-    #else
-    var load = [0.0]
-    return getloadavg(&load, 1) == 1 ? load[0] : 0
-    #endif
-}
 
 if getenv("CONTINUATION_PAIRS") != nil {
     let only = getenv("ONLY").map { String(cString: $0) }

@@ -43,22 +43,6 @@ final class HeldThread: Sendable {
     }
 }
 
-func median(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count / 2] }
-
-/// The 1-minute load average, as /proc/loadavg gives it.
-func loadAverage() -> String {
-    #if os(Linux)
-    guard let file = fopen("/proc/loadavg", "r") else { return "0" }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 128)
-    guard fgets(&line, 128, file) != nil else { return "0" }
-    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return text.split(separator: " ").first.map(String.init) ?? "0"
-    #else
-    return "0"
-    #endif
-}
-
 func runCost(rowsPath: String?, rounds: Int, captures: Int) -> Bool {
     let asleep = HeldThread(busy: false)
     let busy = HeldThread(busy: true)
@@ -100,7 +84,7 @@ func runCost(rowsPath: String?, rounds: Int, captures: Int) -> Bool {
             }
             guard round > 0 else { continue }
             all[label, default: []].append(contentsOf: times)
-            rows += "\(round)\t\(label)\t\(Double(median(times)) / 1e9)\t0\t0\t0\t\(load)\n"
+            rows += "\(round)\t\(label)\t\(median(times.map(Double.init)) / 1e9)\t0\t0\t0\t\(load)\n"
         }
     }
     if let rowsPath {
@@ -112,9 +96,9 @@ func runCost(rowsPath: String?, rounds: Int, captures: Int) -> Bool {
     for label in labels {
         let times = all[label, default: []].sorted()
         guard !times.isEmpty else { continue }
-        let microseconds = { (value: UInt64) in format(Double(value) / 1000, places: 1) }
-        print("  \(label): median \(microseconds(times[times.count / 2])) µs, min \(microseconds(times[0])) µs, "
-            + "max \(microseconds(times[times.count - 1])) µs over \(times.count) captures"
+        let microseconds = { (value: Double) in format(value / 1000, places: 1) }
+        print("  \(label): median \(microseconds(median(times.map(Double.init)))) µs, min \(microseconds(Double(times[0]))) µs, "
+            + "max \(microseconds(Double(times[times.count - 1]))) µs over \(times.count) captures"
             + (label == labels[2] ? "" : ", \(frames[label] ?? 0) frames") + "; missed (thread changed state): \(misses[label] ?? 0)")
     }
     return true

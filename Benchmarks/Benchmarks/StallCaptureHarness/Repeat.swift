@@ -47,7 +47,7 @@ func runRepeat(count: Int) async -> Bool {
     }
     let captures = _StackCaptureCost.interruptedCalls - interruptedBefore
     ratios.sort()
-    let median = ratios.isEmpty ? Double.nan : ratios[ratios.count / 2]
+    let middle = median(ratios)
     print("Stall capture, \(count) blocks of 150–300 ms in one process (the 7 calls × main actor, \(poolWidth) pool threads), "
         + "detector at 100 ms, \(format((monotonicMilliseconds() - started) / 1000)) s:")
     print("  calls: \(calls); interrupted (EINTR): \(interrupted); returned early (< 98%): \(shortened); "
@@ -55,7 +55,7 @@ func runRepeat(count: Int) async -> Bool {
     print("  captures whose signal found a thread at a system-call instruction (interruptedCalls, "
         + "an upper bound of calls interrupted elsewhere): \(captures)")
     print("  blocks with an ended report: \(reported) of \(count); second reports of one block: \(extraReports); "
-        + "report ÷ block length: median \(format(median, places: 3)), min \(format(ratios.first ?? .nan, places: 3)), "
+        + "report ÷ block length: median \(format(middle, places: 3)), min \(format(ratios.first ?? .nan, places: 3)), "
         + "max \(format(ratios.last ?? .nan, places: 3))")
     for problem in problems.prefix(20) { print("  " + problem) }
     let clean = interrupted == 0 && shortened == 0

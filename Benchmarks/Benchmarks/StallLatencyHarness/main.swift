@@ -144,7 +144,16 @@ for test in cases {
         try await Task.sleep(for: .milliseconds(Int.random(in: 300...400)))
         received.withLock { $0.removeAll() }
         let end = await test.cause()
-        // Well past the bound, so a late or second report is seen too.
+        // A stall is reported once, when it ends: wait for that report (the
+        // first of a kind reads the binary's debug information, which can
+        // take longer than any fixed wait: with no report the row printed
+        // nan), then well past the bound, so a late or second report is seen too.
+        let patience = ContinuousClock.now + .seconds(30)
+        while !received.withLock({ $0.contains { test.matches($0.stall) && !$0.stall.isOngoing } }),
+            ContinuousClock.now < patience
+        {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         try await Task.sleep(for: interval * 8)
         let reports = received.withLock { $0 }.filter { test.matches($0.stall) }
         let ended = reports.filter { !$0.stall.isOngoing }
@@ -160,7 +169,6 @@ for test in cases {
     latencies.sort()
     ratios.sort()
     let within = latencies.filter { $0 <= milliseconds(bound) }.count
-    func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values[values.count / 2] }
     print("| \(test.name) | \(format(first)) ms | \(rounds) | \(single) of \(rounds) | \(format(latencies.first ?? .nan)) ms | \(format(median(latencies))) ms "
         + "| \(format(latencies.last ?? .nan)) ms | \(within) of \(rounds) | \(format(median(ratios), places: 3)) (\(format(ratios.first ?? .nan, places: 3))–\(format(ratios.last ?? .nan, places: 3))) |")
 }

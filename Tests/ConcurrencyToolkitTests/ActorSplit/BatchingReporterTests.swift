@@ -32,15 +32,15 @@ actor LogStore {
     }
 
     @Test func concurrentReportersKeepTheirOwnOrderAndLoseNothing() async {
-        let delivered = Lock<[Int]>([])
+        let delivered = Collected<Int>()
         let log = BatchingReporter<Int>(interval: .milliseconds(1), capacity: 1_000_000) { batch in
-            delivered.withLock { $0 += batch }
+            for value in batch { delivered.append(value) }
         }
         await onBackgroundThreads(4) { thread in
             for step in 0..<50_000 { log.report(thread * 1_000_000 + step) }
         }
         await log.finish()
-        let values = delivered.withLock { $0 }
+        let values = delivered.values
         #expect(values.count == 200_000)
         for thread in 0..<4 {
             #expect(values.filter { $0 / 1_000_000 == thread } == (0..<50_000).map { thread * 1_000_000 + $0 })

@@ -77,11 +77,11 @@ struct ItemFailed: Error, Equatable {
     }
 
     @Test func forEachRunsEveryElementExactlyOnce() async {
-        let seen = Lock<[Int]>([])
+        let seen = Collected<Int>()
         await (0..<1_000).concurrentForEach(maxConcurrency: 3) { value in
-            seen.withLock { $0.append(value) }
+            seen.append(value)
         }
-        #expect(seen.withLock { $0 }.sorted() == Array(0..<1_000))
+        #expect(seen.values.sorted() == Array(0..<1_000))
     }
 
     @Test func anEmptySequenceAndTheDefaultWidthWork() async throws {

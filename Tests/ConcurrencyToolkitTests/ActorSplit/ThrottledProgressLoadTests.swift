@@ -51,13 +51,13 @@ import TestSupport
     @Test func eightThreadsReportingConcurrentlyNeverOverlapAndKeepTheFinalValue() async {
         let inFlight = Atomic<Int>(0)
         let overlaps = Atomic<Int>(0)
-        let delivered = Lock<[Int]>([])
+        let delivered = Collected<Int>()
         // Nonisolated handler: nothing but the reporter keeps deliveries apart.
         let progress = ThrottledProgress<Int>(interval: .milliseconds(1)) { value in
             if inFlight.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
                 overlaps.add(1, ordering: .relaxed)
             }
-            delivered.withLock { $0.append(value) }
+            delivered.append(value)
             inFlight.subtract(1, ordering: .sequentiallyConsistent)
         }
         await onBackgroundThreads(8) { thread in
@@ -67,7 +67,7 @@ import TestSupport
         progress.report(final)
         await progress.finish()
 
-        let values = delivered.withLock { $0 }
+        let values = delivered.values
         #expect(values.last == final)
         #expect(overlaps.load(ordering: .relaxed) == 0)
         #expect(Set(values).count == values.count)  // the same report is never delivered twice

@@ -20,7 +20,7 @@ private let handOffStressCount = ProcessInfo.processInfo.environment["BLOCKING_H
 /// Its own suite, not under `TimingSensitive` (whose limit is 3 minutes),
 /// with that suite's gate: it loads both cores while it runs. A hang fails
 /// after 3 minutes at the default count, after 30 at a larger one.
-@Suite(.timingSensitive, .timeLimit(handOffStressCount > 20_000 ? .minutes(30) : .minutes(3)))
+@Suite(.timingSensitive, .longRun, .timeLimit(handOffStressCount > 20_000 ? .minutes(30) : .minutes(3)))
 struct BlockingHandOffStressTests {
     static let count = handOffStressCount
 

@@ -7,9 +7,9 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1))) struct LeakTests {
     /// Collects what a handler receives.
     final class Inbox: Sendable {
-        private let received = Lock<[ContinuationMisuse]>([])
-        var handler: ContinuationMisuseHandler { .custom { misuse in self.received.withLock { $0.append(misuse) } } }
-        var misuses: [ContinuationMisuse] { received.withLock { $0 } }
+        private let received = Collected<ContinuationMisuse>()
+        var handler: ContinuationMisuseHandler { .custom { misuse in self.received.append(misuse) } }
+        var misuses: [ContinuationMisuse] { received.values }
     }
 
     @Test func leakIsReportedOnceAndTheWaiterThrows() async {

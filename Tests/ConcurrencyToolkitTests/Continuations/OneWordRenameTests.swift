@@ -50,8 +50,8 @@ import TestSupport
     }
 
     @Test func genericLeakIsReportedAtOnceWithTheCreationSite() async {
-        let reported = Lock<[ContinuationMisuse]>([])
-        let handler = ContinuationMisuseHandler.custom { misuse in reported.withLock { $0.append(misuse) } }
+        let reported = Collected<ContinuationMisuse>()
+        let handler = ContinuationMisuseHandler.custom { misuse in reported.append(misuse) }
         // The waiter cannot be resumed: it is left suspended in a task we never await.
         let line = #line + 3
         let task = Task {
@@ -60,10 +60,10 @@ import TestSupport
             }
         }
         let deadline = ContinuousClock.now + .seconds(10)
-        while reported.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+        while reported.count == 0 && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        let misuses = reported.withLock { $0 }
+        let misuses = reported.values
         #expect(misuses.map(\.kind) == [.leaked])
         #expect(misuses.first?.creationSite.line == line)
         #expect(misuses.first?.description.contains("stays suspended forever") == true)

@@ -12,7 +12,7 @@ import Synchronization
 import Testing
 import TestSupport
 extension TimingSensitive {
-    @Suite struct StressTests {
+    @Suite(.longRun) struct StressTests {
         /// 100,000 continuations, each resumed by `racers` threads at once.
         static let total = 100_000
         static let batch = 2_000

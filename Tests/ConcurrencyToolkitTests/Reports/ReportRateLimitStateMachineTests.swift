@@ -48,19 +48,19 @@ import TestSupport
     }
 
     @Test func limiterWritesFullLinesThenOneSummaryWhenTheTimerFires() {
-        let written = Lock<[String]>([])
-        let scheduled = Lock<[@Sendable () -> Void]>([])
+        let written = Collected<String>()
+        let scheduled = Collected<@Sendable () -> Void>()
         let clock = Lock<UInt64>(0)
         let limiter = ReportRateLimitStorage(
-            summaryPrefix: "P: ", write: { line in written.withLock { $0.append(line) } },
-            now: { clock.withLock { $0 } }, schedule: { _, work in scheduled.withLock { $0.append(work) } },
+            summaryPrefix: "P: ", write: { line in written.append(line) },
+            now: { clock.withLock { $0 } }, schedule: { _, work in scheduled.append(work) },
             flushesAtExit: false)
         for _ in 0..<1000 { limiter.report(key: "k", line: "full\n") }
-        #expect(written.withLock { $0 } == ["full\n"])
-        #expect(scheduled.withLock { $0.count } == 1)
+        #expect(written.values == ["full\n"])
+        #expect(scheduled.count == 1)
         clock.withLock { $0 = 10 * second }
-        for work in scheduled.withLock({ $0 }) { work() }
-        #expect(written.withLock { $0 } == ["full\n", "P: …and 999 more from k in the last 10 s\n"])
+        for work in scheduled.values { work() }
+        #expect(written.values == ["full\n", "P: …and 999 more from k in the last 10 s\n"])
     }
 
     #if os(macOS) || os(Linux)  // exit tests: Apple's other platforms have none

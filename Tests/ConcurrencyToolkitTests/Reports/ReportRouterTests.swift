@@ -1,5 +1,6 @@
 @testable import ConcurrencyToolkit
 import Testing
+import TestSupport
 
 /// A kind registered here, in the tests, and nowhere else: the floor gives
 /// it routing, scopes, the rate-limited default and the trace with no code
@@ -31,10 +32,10 @@ struct LostTicket: ConcurrencyReport, Hashable {
     static let slow = SlowLock(site: "Cache.swift:12", waitedMilliseconds: 300)
 
     @Test func aWhileActiveScopeGetsWhatIsDeliveredMeanwhileAndWhatItAccepts() async {
-        let received = Lock<[SlowLock]>([])
+        let received = Collected<SlowLock>()
         let short = SlowLock(site: "Cache.swift:12", waitedMilliseconds: 5)
         await SlowLock.reporting.withScope(
-            .custom { report in received.withLock { $0.append(report) } },
+            .custom { report in received.append(report) },
             accepting: { $0.waitedMilliseconds >= 100 }
         ) {
             #expect(SlowLock.reporting.hasActiveScopes)
@@ -42,7 +43,7 @@ struct LostTicket: ConcurrencyReport, Hashable {
             SlowLock.reporting.deliver(Self.slow, toProcessWide: true, intoEveryRecording: false)
         }
         SlowLock.reporting.deliver(Self.slow, toProcessWide: false, intoEveryRecording: false)  // after: not received
-        #expect(received.withLock { $0 } == [Self.slow])
+        #expect(received.values == [Self.slow])
     }
 
     @Test func nestedWhileActiveScopesEachGetTheReport() async {
@@ -58,28 +59,28 @@ struct LostTicket: ConcurrencyReport, Hashable {
     }
 
     @Test func aCreatingTaskScopeFollowsTheSourceAfterItEnded() async {
-        let received = Lock<[LostTicket]>([])
+        let received = Collected<LostTicket>()
         #expect(LostTicket.reporting.handlerForNewSource() == nil)  // no scope: the process-wide handler, later
         let captured = await LostTicket.reporting.withScope(
-            .custom { report in received.withLock { $0.append(report) } }
+            .custom { report in received.append(report) }
         ) {
             await Task { LostTicket.reporting.handlerForNewSource() }.value  // a child inherits the scope
         }
         #expect(captured != nil)
         LostTicket.reporting.deliver(LostTicket(number: 7), to: captured)  // detected after the scope ended
-        #expect(received.withLock { $0 } == [LostTicket(number: 7)])
+        #expect(received.values == [LostTicket(number: 7)])
     }
 
     @Test func theDefaultWritesTheFirstReportPerKeyAndSumsUpRepeats() {
-        let written = Lock<[String]>([])
+        let written = Collected<String>()
         let limiter = ReportRateLimitStorage(
-            summaryPrefix: "SLOW LOCK: ", write: { line in written.withLock { $0.append(line) } },
+            summaryPrefix: "SLOW LOCK: ", write: { line in written.append(line) },
             schedule: { _, _ in }, flushesAtExit: false)
         let handler = ReportHandler<SlowLock>.writing(to: limiter, banner: SlowLock.reporting.banner)
         for _ in 0..<4 { handler.report(Self.slow) }
         handler.report(SlowLock(site: "Index.swift:3", waitedMilliseconds: 200))
         limiter.flush()
-        let lines = written.withLock { $0 }
+        let lines = written.values
         #expect(lines.count == 3, "\(lines)")
         #expect(lines.first == "SLOW LOCK: the lock at Cache.swift:12 waited 300 ms\n")
         #expect(lines.dropFirst().first == "SLOW LOCK: the lock at Index.swift:3 waited 200 ms\n")

@@ -62,15 +62,15 @@ import TestSupport
     @Test func aBlockRightAfterStartIsDetected() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let stalls = Lock<[ConcurrencyStall]>([])
-                ConcurrencyStallHandler.bootstrap(.custom { stall in stalls.withLock { $0.append(stall) } })
+                let stalls = Collected<ConcurrencyStall>()
+                ConcurrencyStallHandler.bootstrap(.custom { stall in stalls.append(stall) })
                 let outcome = await MainActor.run {
                     StallDetector.start(threshold: .milliseconds(100))
                     return callThatBlocks(.poll, milliseconds: 600)
                 }
-                _ = await eventually(within: .seconds(30)) { stalls.withLock { !$0.isEmpty } }
+                _ = await eventually(within: .seconds(30)) { !stalls.values.isEmpty }
                 writeToStandardError(outcome.line)
-                writeStallLines(stalls.withLock { $0 })
+                writeStallLines(stalls.values)
                 writeToStandardError("END\n")
             })
         try checkEachCall(result.standardErrorContent, calls: [.poll], kind: "mainActorBlocked")

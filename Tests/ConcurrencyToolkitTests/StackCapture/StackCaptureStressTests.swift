@@ -20,7 +20,7 @@ import Testing
 /// AddressSanitizer, see Documentation/StallDetection.md.) Its two threads
 /// load both cores, so it takes the timing gate: no timing-sensitive suite
 /// runs beside it.
-@Suite(.timingSensitive) struct StackCaptureStressTests {
+@Suite(.timingSensitive, .longRun) struct StackCaptureStressTests {
     final class Flags: Sendable {
         let stop = Atomic<Bool>(false)
         let rounds = Atomic<Int>(0)
@@ -29,13 +29,13 @@ import Testing
     @Test func thousandsOfCapturesOfAllocatingAndLockingThreads() async throws {
         try #require(ThreadStackCapture.prepare(signal: SIGPROF))
         let flags = Flags()
-        let ids = Lock<[UInt64]>([])
+        let ids = Collected<UInt64>()
         let shared = Lock<[Int: [UInt8]]>([:])
         // Two threads of their own (serial queues), so the pool stays free for the test.
         let finished = DispatchGroup()
         for worker in 0..<2 {
             DispatchQueue(label: "stress-\(worker)").async(group: finished) {
-                ids.withLock { $0.append(CurrentThread.id) }
+                ids.append(CurrentThread.id)
                 var round = 0
                 while !flags.stop.load(ordering: .relaxed) {
                     let bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: 64 + round % 4096)
@@ -47,8 +47,8 @@ import Testing
                 }
             }
         }
-        while ids.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(1)) }
-        let targets = ids.withLock { $0 }
+        while ids.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        let targets = ids.values
         let regions = MemoryRegions.current()  // as a stall reads it: once, for every capture
         var captures = 0, failures = 0, empty = 0, unwound = 0
         for index in 0..<3_000 {

@@ -40,36 +40,36 @@ import TestSupport
     }
 
     @Test func aScopeReceivesReportsOfAtLeastItsThreshold() async {
-        let received = Lock<[ConcurrencyStall]>([])
+        let received = Collected<ConcurrencyStall>()
         let short = Self.own("aScope", .mainActorBlocked, milliseconds: 100)
         let long = Self.own("aScope")
-        await ConcurrencyStallHandler.withScope(.custom { stall in received.withLock { $0.append(stall) } },
+        await ConcurrencyStallHandler.withScope(.custom { stall in received.append(stall) },
             minimumDuration: .milliseconds(200)) {
             ConcurrencyStallHandler.deliver(short, processThreshold: nil)
             ConcurrencyStallHandler.deliver(long, processThreshold: nil)
         }
         ConcurrencyStallHandler.deliver(long, processThreshold: nil)  // after the scope: not received
-        #expect(Self.received(received.withLock { $0 }, from: "aScope") == [long])
+        #expect(Self.received(received.values, from: "aScope") == [long])
     }
 
     @Test func withConcurrencyStallHandlerReceivesEveryReport() async {
-        let received = Lock<[ConcurrencyStall]>([])
+        let received = Collected<ConcurrencyStall>()
         let mine = Self.own("withHandler")
-        await withConcurrencyStallHandler(.custom { stall in received.withLock { $0.append(stall) } }) {
+        await withConcurrencyStallHandler(.custom { stall in received.append(stall) }) {
             ConcurrencyStallHandler.deliver(mine, processThreshold: nil)
         }
-        #expect(Self.received(received.withLock { $0 }, from: "withHandler") == [mine])
+        #expect(Self.received(received.values, from: "withHandler") == [mine])
     }
 
     @Test func theDefaultHandlerWritesOneBlockPerFunctionAndSummarizesRepeats() {
-        let written = Lock<[String]>([])
+        let written = Collected<String>()
         let limiter = ReportRateLimitStorage(
-            summaryPrefix: "CONCURRENCY STALL: ", write: { line in written.withLock { $0.append(line) } },
+            summaryPrefix: "CONCURRENCY STALL: ", write: { line in written.append(line) },
             schedule: { _, _ in }, flushesAtExit: false)
         let handler = ConcurrencyStallHandler.logging(to: limiter)
         for _ in 0..<3 { handler.report(Self.blocked) }
         limiter.flush()
-        let lines = written.withLock { $0 }
+        let lines = written.values
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.first?.hasPrefix("CONCURRENCY STALL: the cooperative pool started no job for 512 ms (ended)") == true)
         #expect(lines.last?.contains("…and 2 more from cooperativePoolBlocked ended in compressEverything()") == true, "\(lines)")

@@ -6,7 +6,7 @@ import TestSupport
 extension EndToEnd {
     /// `--detect-stalls` also starts the toolkit's ActorContentionDetector:
     /// stage 2's files waiting for its one actor, in the summary and in `--json`.
-    @Suite("End to end: actor contention")
+    @Suite("End to end: actor contention", .longRun)
     struct ActorContentionEndToEndTests {
         @Test("stage 2: files wait for the one actor, held by the compression")
         func stageTwoIsContended() throws {

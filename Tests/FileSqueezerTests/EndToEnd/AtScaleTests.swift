@@ -15,7 +15,7 @@ extension EndToEnd {
     /// under a low open-file limit, empty folders, files removed or
     /// replaced after they were opened, a folder made read-only mid-run,
     /// hard links, and a `--trace` that cannot be written.
-    @Suite("End to end: at scale")
+    @Suite("End to end: at scale", .longRun)
     struct AtScaleTests {
         /// Soft and hard `ulimit -n`, then the binary, through a shell: it cannot raise them.
         static func limited(

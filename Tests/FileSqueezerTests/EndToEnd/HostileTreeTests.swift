@@ -4,7 +4,7 @@ import TestSupport
 extension EndToEnd {
     /// A tree someone else changes during the run (issue 20): the run walks
     /// it by descriptor, so nothing outside it is read or written.
-    @Suite("End to end: a tree that changes under the run")
+    @Suite("End to end: a tree that changes under the run", .longRun)
     struct HostileTreeTests {
         /// tree/a/0-big.txt (slow), tree/a/zz-secret (a decoy), outside/zz-secret (same size).
         static func makeSwapSetup(_ scratch: Scratch, megabytes: Int) throws {

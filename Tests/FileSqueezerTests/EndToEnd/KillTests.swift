@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `kill -9` cannot be handled: what a killed run leaves must be
     /// nothing (unnamed temporaries vanish with the process), or, with the
     /// named fallback, what the next run removes.
-    @Suite("End to end: kill -9")
+    @Suite("End to end: kill -9", .longRun)
     struct KillTests {
         /// Milliseconds after the first temporary appears; -1: 5 ms after start, before it.
         static let moments = [-1, 0, 20, 80, 200]

@@ -55,7 +55,7 @@ extension EndToEnd {
         }
 
         @Test("a low open-file limit: fewer jobs with one note, every file compressed, no crash",
-              .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh")),
+              .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh")), .longRun,  // 20,000 files, twice
               arguments: [(16, 8), (64, 64)])
         func openFileLimit(_ descriptors: Int, _ jobs: Int) throws {
             let scratch = try Scratch()

@@ -3,7 +3,7 @@ import Testing
 @testable import FileSqueezerCore
 import TestSupport
 
-@Suite("MainActorHeartbeat")
+@Suite("MainActorHeartbeat", .timingSensitive)
 @MainActor
 struct MainActorHeartbeatTests {
     /// Keeps the main actor from running anything else for `duration`: a

@@ -22,38 +22,38 @@ import Observation
 /// cancellation the state keeps what finished; nothing updates it after the
 /// run returns.
 @Observable @MainActor
-public final class CompressionState {
+final class CompressionState {
     /// A file being compressed right now.
     ///
     /// ```swift
     /// for file in state.filesInFlight { print(file.name, Int(file.fraction * 100), "%") }
     /// ```
-    public struct FileInFlight: Sendable, Equatable {
-        public let index: Int
-        public let name: String
-        public let size: Int64
-        public var bytesDone: Int64
-        public var fraction: Double { size == 0 ? 1 : Double(bytesDone) / Double(size) }
+    struct FileInFlight: Sendable, Equatable {
+        let index: Int
+        let name: String
+        let size: Int64
+        var bytesDone: Int64
+        var fraction: Double { size == 0 ? 1 : Double(bytesDone) / Double(size) }
     }
 
-    public private(set) var totalFiles = 0
-    public private(set) var totalBytes: Int64 = 0
-    public private(set) var finishedFiles = 0
-    public private(set) var failedFiles = 0
+    private(set) var totalFiles = 0
+    private(set) var totalBytes: Int64 = 0
+    private(set) var finishedFiles = 0
+    private(set) var failedFiles = 0
     /// Bytes of the originals read so far, finished files and files in flight.
-    public private(set) var bytesDone: Int64 = 0
-    public private(set) var inFlight: [Int: FileInFlight] = [:]
-    public private(set) var startedAt = ContinuousClock.now
+    private(set) var bytesDone: Int64 = 0
+    private(set) var inFlight: [Int: FileInFlight] = [:]
+    private(set) var startedAt = ContinuousClock.now
 
     @ObservationIgnored private var plans: [FilePlan] = []
     @ObservationIgnored private var finished: Set<Int> = []
 
-    public init() {}
+    init() {}
 
     /// Files in flight, in the order they were planned.
-    public var filesInFlight: [FileInFlight] { inFlight.values.sorted { $0.index < $1.index } }
+    var filesInFlight: [FileInFlight] { inFlight.values.sorted { $0.index < $1.index } }
 
-    public var fractionDone: Double { totalBytes == 0 ? 1 : Double(bytesDone) / Double(totalBytes) }
+    var fractionDone: Double { totalBytes == 0 ? 1 : Double(bytesDone) / Double(totalBytes) }
 
     func start(_ plans: [FilePlan]) {
         self.plans = plans

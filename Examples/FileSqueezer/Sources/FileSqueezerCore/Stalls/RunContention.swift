@@ -11,22 +11,22 @@ import ConcurrencyToolkit
 /// }
 /// // ActorStrategy 2 612.4 compressWholeFile(_:_:with:channels:isCancelled:) at Sources/...
 /// ```
-public struct RunContention: Sendable, Codable, Equatable {
+struct RunContention: Sendable, Codable, Equatable {
     /// The actor's executor label.
-    public var actor: String
+    var actor: String
     /// Calls that queued for the actor during the episode.
-    public var jobs: Int
+    var jobs: Int
     /// The longest a call waited for the actor.
-    public var longestWaitMilliseconds: Double
+    var longestWaitMilliseconds: Double
     /// The most calls waiting at once.
-    public var maxQueueDepth: Int
+    var maxQueueDepth: Int
     /// Every call's wait, summed (waiting × time).
-    public var waitedMilliseconds: Double
+    var waitedMilliseconds: Double
     /// The innermost frame, in the app's own code, of the call the actor was
     /// running meanwhile. Nil when no stack was taken.
-    public var heldBy: String?
+    var heldBy: String?
     /// That call's frames, innermost first.
-    public var backtrace: [String]
+    var backtrace: [String]
 
     /// An episode report turned into an entry of the run's report.
     ///
@@ -34,7 +34,7 @@ public struct RunContention: Sendable, Codable, Equatable {
     /// let entry = RunContention(ActorContention(label: "ActorStrategy", longestWait: .milliseconds(600), maxQueueDepth: 1))
     /// // entry.actor == "ActorStrategy", entry.longestWaitMilliseconds == 600
     /// ```
-    public init(_ contention: ActorContention) {
+    init(_ contention: ActorContention) {
         actor = contention.label
         jobs = contention.jobs
         longestWaitMilliseconds = contention.longestWait.seconds * 1000
