@@ -1,4 +1,5 @@
 import ConcurrencyToolkit
+import HarnessSupport
 
 // SafeContinuation against the standard library (issue 40): each of our
 // continuation shapes paired with its peer, both run in every round, the
