@@ -17,7 +17,8 @@ extension TimingSensitive {
             guard let report = reports.first else { return }
             #expect(report.longestWait >= .milliseconds(150), "\(report)")
             #expect(report.maxQueueDepth >= 3, "\(report)")
-            #expect(report.jobs >= 4, "\(report)")
+            // At most 5 of the 6: the first found the actor free (issue 39, item 2).
+            #expect((3...5).contains(report.jobs), "\(report)")
             #expect(report.contention >= report.longestWait, "\(report)")
             #if os(Linux)
             // ThreadSanitizer defers signals: there the stack is not taken.
