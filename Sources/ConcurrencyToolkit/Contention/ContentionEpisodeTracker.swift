@@ -24,6 +24,10 @@
 ///   ended report covers the whole episode, up to the first quiet look.
 /// - A *settling* look (a program waiting for its due reports) ends an
 ///   episode at once when it is quiet: its work is done, no tail will come.
+///   So does a look at an executor that is gone (its actor was released).
+///   The watcher keeps an executor with an episode going on until that
+///   look: File Squeezer's actor, released at the end of a run inside its
+///   quiet period, lost its only episode (issue 39, item 8).
 /// - While it lasts, it is reported as ongoing at ``firstOngoing(threshold:)``
 ///   (10 s, as a stall) and then every ``ongoingRepeat(threshold:)`` (60 s):
 ///   a saturated actor in production is seen while it matters, not only when
@@ -122,7 +126,7 @@ struct ContentionEpisodeTracker {
             episode.quietSince = now
         }
         let quietLongEnough = episode.quietSince.map { now &- $0 >= Self.quietPeriod(threshold: threshold) } ?? false
-        if quietLongEnough || (settling && look.oldestWait < threshold) {
+        if quietLongEnough || ((settling || look.executorGone) && look.oldestWait < threshold) {
             if episode.quietSince == nil { episode.quietSince = now }
             self.episode = nil
             return .ended(episode, restartPeaks: look.current != nil)

@@ -16,7 +16,8 @@ import Synchronization
 /// (``ContentionEpisodeTracker``), captures the holding job's stack when an
 /// episode begins (``HolderStack``), and delivers an ``ActorContention``
 /// when an episode ends, and while a long one lasts (symbolicated on a queue
-/// of its own, so no look waits for it).
+/// of its own, so no look waits for it). An executor whose actor is released
+/// during an episode is kept until the next look, which ends and reports it.
 ///
 /// ```swift
 /// let watcher = ContentionWatcher(configuration: .init(threshold: 100_000_000, interval: 25_000_000))
@@ -63,6 +64,10 @@ final class ContentionWatcher: DemandDrivenWorker {
     private func run() {
         let holder = HolderStack()
         var trackers: [ObjectIdentifier: ContentionEpisodeTracker] = [:]
+        // The executors with an episode going on, held until it ends: one
+        // whose actor is released would otherwise leave the registry with
+        // its episode unreported (File Squeezer's, at the end of a run).
+        var held: [ObjectIdentifier: MonitoredExecutorCore] = [:]
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0.value }
             let settling = looks.load(ordering: .relaxed) < settleThrough.load(ordering: .relaxed)
@@ -74,6 +79,7 @@ final class ContentionWatcher: DemandDrivenWorker {
                 var tracker = trackers[id] ?? ContentionEpisodeTracker()
                 look(at: core, tracker: &tracker, holder: holder, settling: settling, config)
                 trackers[id] = tracker
+                held[id] = tracker.episode == nil ? nil : core
             }
             trackers = trackers.filter { seen.contains($0.key) }
             // Releasing: a waiter that reads the count (acquiring) sees this

@@ -171,4 +171,6 @@ struct ContentionObservation {
     var holderSerial: UInt64
     var current: ContentionPeaks?
     var ended: ContentionPeaks?
+    /// The executor is gone (its actor was released): no job will queue again.
+    var executorGone = false
 }

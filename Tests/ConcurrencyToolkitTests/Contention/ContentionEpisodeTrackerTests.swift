@@ -97,6 +97,19 @@ import TestSupport
         #expect(episode.peaks.maxWait == 140)
     }
 
+    /// Its actor released within the quiet period (File Squeezer at the end
+    /// of a run): the episode ends at the next look, not two thresholds on.
+    @Test func aLookAtAnExecutorThatIsGoneEndsAQuietEpisodeAtOnce() {
+        var tracker = ContentionEpisodeTracker()
+        #expect(tracker.observe(look(oldest: 120, current: peaks(wait: 0, depth: 1, jobs: 0)), threshold: threshold, now: 120) == .began)
+        var gone = look(oldest: 0, current: nil, ended: peaks(wait: 130, depth: 1, jobs: 1))
+        gone.executorGone = true
+        let action = tracker.observe(gone, threshold: threshold, now: 145)
+        guard case .ended(let episode, restartPeaks: false) = action else { Issue.record("\(action)"); return }
+        #expect(episode.peaks.maxWait == 130)
+        #expect(episode.peaks.jobs == 1)
+    }
+
     @Test func anEpisodeEndingInsideAGoingBacklogRestartsItsPeaks() {
         var tracker = ContentionEpisodeTracker()
         _ = tracker.observe(look(oldest: 120, current: peaks(wait: 0, depth: 3, jobs: 0)), threshold: threshold, now: 120)
