@@ -2,7 +2,9 @@ import ConcurrencyToolkit
 
 /// Runs `operation` with actor contention watched and returns its result
 /// together with every `ActorContention` whose longest wait reached
-/// `threshold` while it ran: one report per episode.
+/// `threshold` while it ran: one report per episode, when it ends (and, for
+/// an episode of 10 s or more, ongoing ones while it lasts: their
+/// `isOngoing` is true).
 ///
 /// ```swift
 /// @Test func thumbnailsDoNotQueueBehindTheCache() async throws {

@@ -15,8 +15,10 @@ extension ActorContentionDetector {
     /// ```
     ///
     /// Due are the episodes that ended before the call, and those going on
-    /// that end within two looks of the watcher (an actor whose queue is
-    /// empty now ends its episode at the next look). The watcher is woken to
+    /// that end within two looks of the watcher: these looks end an episode
+    /// as soon as no job waits the threshold, without the quiet period that
+    /// otherwise keeps the tail of a backlog in its episode (the work is
+    /// done; no tail will come). The watcher is woken to
     /// take those two looks at once, and this returns as soon as they are
     /// done and every report of those looks was delivered (the handlers
     /// ran), or when `limit` has passed.
@@ -33,6 +35,8 @@ extension ActorContentionDetector {
         let deadline = ContinuousClock.now.advanced(by: limit)
         // Two more whole looks: the one under way may have begun before the call.
         let target = watcher.looks.load(ordering: .acquiring) + 3
+        // Those looks settle: an episode quiet now ends without its quiet period.
+        watcher.settleThrough.max(target, ordering: .relaxed)
         // Now, not an interval from now: each signal is one look without the wait.
         watcher.poke()
         watcher.poke()

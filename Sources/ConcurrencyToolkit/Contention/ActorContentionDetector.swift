@@ -16,9 +16,11 @@
 /// monitored executor every quarter threshold (at most every 50 ms). An
 /// episode begins at the first look that sees a job waiting at least the
 /// threshold — then the stack of the job running on the actor is captured,
-/// without stopping it — and ends at the first look that sees none; it is
-/// reported once, when it ends, to the process-wide ``ActorContentionHandler``
-/// (by default an `ACTOR CONTENTION:` block on standard error, rate-limited).
+/// without stopping it — and ends once no job has waited the threshold for
+/// two thresholds. It is reported when it ends, to the process-wide
+/// ``ActorContentionHandler`` (by default an `ACTOR CONTENTION:` block on
+/// standard error, rate-limited), and while it lasts, at 10 s and then every
+/// minute (``ActorContention/isOngoing``).
 ///
 /// Cost: nothing until started; then one lock per monitored executor per
 /// look, and nothing per job beyond what the executor always measures.
@@ -72,8 +74,9 @@ public enum ActorContentionDetector {
 
     /// Runs `operation` with contention watched at `threshold` and every
     /// report made meanwhile sent to `report`: the testing module's recorders
-    /// are built on it. After `operation` returns it waits two looks, so an
-    /// episode that ended just before is reported.
+    /// are built on it. After `operation` returns it waits two looks, which
+    /// end an episode as soon as no job waits the threshold, so an episode
+    /// that ended just before is reported.
     ///
     /// ```swift
     /// let reports = Lock<[ActorContention]>([])

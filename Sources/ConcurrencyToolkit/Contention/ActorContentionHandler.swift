@@ -78,14 +78,25 @@ public struct ActorContentionHandler: Sendable {
 
 /// The registration of actor contention on the reporting floor: routed to
 /// the scopes active when delivered, traced as `.actorContended`, written to
-/// standard error once per actor and holding function.
+/// standard error once per actor, holding function and phase (ongoing, ended).
 extension ActorContention: ConcurrencyReport {
     package static let reporting = ReportRouter<ActorContention>(
         handlerName: "ActorContentionHandler", banner: "ACTOR CONTENTION",
         scopedAlternative: "withActorContentionHandler", scoping: .whileActive,
         tracing: .events { .actorContended($0) })
 
-    package var rateLimitKey: String { "\(label) held by \(holderBacktrace.first ?? "?")" }
+    /// The actor and the holder's *function*, not its line: a busy loop
+    /// caught at lines 47, 48 and 78 of one function is one culprit, written
+    /// once. The actor alone when no holder was captured; ongoing reports
+    /// apart from ended ones, as a stall's phases are.
+    package var rateLimitKey: String {
+        var key = "actor \(label)"
+        if let frame = holderBacktrace.first {
+            let function = frame.firstRange(of: " at ").map { frame[..<$0.lowerBound] } ?? frame[...]
+            key += " held by \(function)"
+        }
+        return isOngoing ? key + " (ongoing)" : key
+    }
 }
 
 /// Runs `operation` with `handler` receiving every ``ActorContention``

@@ -1,24 +1,39 @@
-/// Turns the watcher's looks at one executor into contention episodes: an
-/// episode begins at the first look that sees a job waiting at least the
-/// threshold and ends at the first look that sees none; it is reported once,
-/// when it ends, with the peaks of the backlog it lay in. A pure value.
+/// Turns the watcher's looks at one executor into contention episodes. A
+/// pure value: looks and times in, what to report out.
 ///
 /// ```swift
 /// // snippet: skip (internal: the watcher's loop)
 /// var tracker = ContentionEpisodeTracker()
 /// switch tracker.observe(look, threshold: 100_000_000, now: now) {
 /// case .began: captureHolder()
-/// case .ended(let episode), .missed(let episode): report(episode)
-/// case .none, .continuing: break
+/// case .continuing(let needsHolder): if needsHolder { captureHolder() }
+/// case .ongoing: report(tracker.episode!, ongoing: true)
+/// case .ended(let episode, _): report(episode, ongoing: false)
+/// case .none: break
 /// }
 /// ```
 ///
-/// A backlog that waited past the threshold and ended between two looks
-/// (a look came late) is reported as `.missed`: with its numbers, without
-/// the holder's stack, which nobody saw.
+/// - An episode begins at the first look that sees a job waiting at least
+///   the threshold, or a backlog that did and ended between two looks (a
+///   look came late: no holder's stack, nobody saw it).
+/// - It ends once no job has waited the threshold for ``quietPeriod(threshold:)``,
+///   two thresholds: one for the jobs already queued to cross it, one for
+///   those queued just after. Ending at the first quiet look split the tail
+///   of a backlog from its episode: under load a long episode was followed
+///   within 20–50 ms by short ones of 26–52 ms (at a 50 ms threshold). Its
+///   ended report covers the whole episode, up to the first quiet look.
+/// - A *settling* look (a program waiting for its due reports) ends an
+///   episode at once when it is quiet: its work is done, no tail will come.
+///   So does a look at an executor that is gone (its actor was released).
+///   The watcher keeps an executor with an episode going on until that
+///   look: File Squeezer's actor, released at the end of a run inside its
+///   quiet period, lost its only episode (issue 39, item 8).
+/// - While it lasts, it is reported as ongoing at ``firstOngoing(threshold:)``
+///   (10 s, as a stall) and then every ``ongoingRepeat(threshold:)`` (60 s):
+///   a saturated actor in production is seen while it matters, not only when
+///   the load drops.
 struct ContentionEpisodeTracker {
     struct Episode: Equatable {
-        var startedAt: UInt64
         /// The backlogs of the episode that have ended, summed.
         var closed: ContentionPeaks?
         /// The backlog going on, as last seen (its numbers grow from look to look).
@@ -27,6 +42,10 @@ struct ContentionEpisodeTracker {
         var holderStack: [UInt] = []
         var holderCaptured = false
         var holderThread: UInt64 = 0
+        /// The first look of the quiet period going on (no job waiting the threshold); nil while contended.
+        var quietSince: UInt64?
+        /// When to report it as ongoing next.
+        var nextOngoing: UInt64 = .max
 
         /// The whole episode's peaks.
         var peaks: ContentionPeaks {
@@ -34,8 +53,16 @@ struct ContentionEpisodeTracker {
             case (let closed?, let open?): closed.merged(with: open)
             case (let closed?, nil): closed
             case (nil, let open?): open
-            case (nil, nil): ContentionPeaks(since: startedAt, maxWait: 0, maxDepth: 0, jobs: 0, waitingTime: 0)
+            case (nil, nil): ContentionPeaks(since: 0, maxWait: 0, maxDepth: 0, jobs: 0, waitingTime: 0)
             }
+        }
+
+        /// How long it lasted: from its first job's enqueue to the first look
+        /// of its final quiet period (or `now`, while it goes on).
+        func duration(now: UInt64) -> UInt64 {
+            let end = quietSince ?? now
+            let since = peaks.since
+            return end > since ? end - since : 0
         }
 
         /// Folds one look in. The backlogs that ended since the last look
@@ -58,40 +85,61 @@ struct ContentionEpisodeTracker {
 
     enum Action: Equatable {
         case none
-        /// An episode began: capture the holder's stack.
+        /// An episode began with a backlog going on: capture the holder's stack.
         case began
-        /// It goes on; `needsHolder`: no stack captured yet, try again.
+        /// It goes on; `needsHolder`: contended and no stack captured yet, try again.
         case continuing(needsHolder: Bool)
-        /// Report this episode; `restartPeaks`: the backlog goes on, so start new peaks for it.
+        /// It has lasted long: report ``episode`` as ongoing (capture the holder first if `needsHolder`).
+        case ongoing(needsHolder: Bool)
+        /// Report this episode, ended; `restartPeaks`: the backlog goes on, so start new peaks for it.
         case ended(Episode, restartPeaks: Bool)
-        case missed(Episode)
     }
+
+    /// How long no job may wait the threshold before an episode ends.
+    static func quietPeriod(threshold: UInt64) -> UInt64 { threshold &* 2 }
+    /// When a lasting episode is first reported as ongoing: 10 s, or 10 thresholds if that is longer (as a stall).
+    static func firstOngoing(threshold: UInt64) -> UInt64 { max(10_000_000_000, threshold &* 10) }
+    /// Then every minute (or 60 thresholds): a metrics interval, and few lines for an actor saturated for hours.
+    static func ongoingRepeat(threshold: UInt64) -> UInt64 { max(60_000_000_000, threshold &* 60) }
 
     private(set) var episode: Episode?
 
-    mutating func observe(_ look: ContentionObservation, threshold: UInt64, now: UInt64) -> Action {
-        if var episode {
-            episode.fold(look)
-            if look.oldestWait >= threshold {
-                self.episode = episode
-                return .continuing(needsHolder: !episode.holderCaptured)
-            }
+    /// - Parameter settling: end a quiet episode at once (see the type's comment).
+    mutating func observe(_ look: ContentionObservation, threshold: UInt64, now: UInt64, settling: Bool = false) -> Action {
+        let isNew = episode == nil
+        var look = look
+        if isNew, let ended = look.ended, ended.maxWait < threshold { look.ended = nil }  // an old short backlog
+        let currentCrossed = look.current.map { max($0.maxWait, look.oldestWait) >= threshold } ?? false
+        guard !isNew || currentCrossed || look.ended != nil else { return .none }
+        var episode = self.episode ?? Episode()
+        // Contended since the last look: a job waits the threshold now, or
+        // one that did started (a longer wait than this episode had seen).
+        let endedLonger = look.ended.map { $0.maxWait >= threshold && $0.maxWait > (episode.open?.maxWait ?? 0) } ?? false
+        let hot = look.oldestWait >= threshold || endedLonger || (isNew && currentCrossed)
+        episode.fold(look)
+        // Counted from the first look that saw it: a long backlog may have
+        // begun well before its waits crossed the threshold.
+        if isNew { episode.nextOngoing = now &+ Self.firstOngoing(threshold: threshold) }
+        if hot {
+            episode.quietSince = nil
+        } else if episode.quietSince == nil {
+            episode.quietSince = now
+        }
+        let quietLongEnough = episode.quietSince.map { now &- $0 >= Self.quietPeriod(threshold: threshold) } ?? false
+        if quietLongEnough || ((settling || look.executorGone) && look.oldestWait < threshold) {
+            if episode.quietSince == nil { episode.quietSince = now }
             self.episode = nil
             return .ended(episode, restartPeaks: look.current != nil)
         }
-        var missed: Episode?
-        if let ended = look.ended, ended.maxWait >= threshold {
-            missed = Episode(startedAt: ended.since, closed: ended)
+        let needsHolder = look.oldestWait >= threshold && !episode.holderCaptured
+        if now >= episode.nextOngoing {
+            episode.nextOngoing = now &+ Self.ongoingRepeat(threshold: threshold)
+            self.episode = episode
+            return .ongoing(needsHolder: needsHolder)
         }
-        if var current = look.current {
-            current.maxWait = max(current.maxWait, look.oldestWait)
-            if current.maxWait >= threshold {
-                episode = Episode(startedAt: now, open: current)
-                // Two episodes since the last look: the first one ended unseen.
-                return missed.map { .missed($0) } ?? .began
-            }
-        }
-        return missed.map { .missed($0) } ?? .none
+        self.episode = episode
+        if isNew { return currentCrossed ? .began : .none }
+        return .continuing(needsHolder: needsHolder)
     }
 
     /// Records the holder's stack for the episode going on.

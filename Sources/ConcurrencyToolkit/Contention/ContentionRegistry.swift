@@ -1,6 +1,7 @@
 /// Every ``MonitoredActorExecutor`` alive, for the contention watcher to
 /// look at. An executor joins when it is created (one lock, once) and
-/// leaves when it is gone (the watcher drops released ones as it looks).
+/// leaves when it is gone (the watcher drops released ones as it looks; it
+/// holds one whose contention episode goes on until that is reported).
 ///
 /// ```swift
 /// // snippet: skip (internal: the executor and the watcher)

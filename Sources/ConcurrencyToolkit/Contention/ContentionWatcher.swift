@@ -14,9 +14,10 @@ import Synchronization
 /// ``MonitoredActorExecutor`` (a lock each, a heap scan only when a backlog
 /// is older than the threshold), turns the looks into episodes
 /// (``ContentionEpisodeTracker``), captures the holding job's stack when an
-/// episode begins (``HolderStack``), and delivers one ``ActorContention``
-/// per episode when it ends (symbolicated on a queue of its own, so no look
-/// waits for it).
+/// episode begins (``HolderStack``), and delivers an ``ActorContention``
+/// when an episode ends, and while a long one lasts (symbolicated on a queue
+/// of its own, so no look waits for it). An executor whose actor is released
+/// during an episode is kept until the next look, which ends and reports it.
 ///
 /// ```swift
 /// let watcher = ContentionWatcher(configuration: .init(threshold: 100_000_000, interval: 25_000_000))
@@ -39,6 +40,9 @@ final class ContentionWatcher: DemandDrivenWorker {
     private let stopping = Atomic<Bool>(false)
     /// Looks completed, for ``waitForLooks(_:)``.
     let looks = Atomic<UInt64>(0)
+    /// Looks up to this number *settle*: someone waits for the due reports,
+    /// so an episode quiet now ends at once instead of after its quiet period.
+    let settleThrough = Atomic<UInt64>(0)
 
     init(configuration: Configuration) {
         self.configuration = Lock(Versioned(configuration))
@@ -60,16 +64,22 @@ final class ContentionWatcher: DemandDrivenWorker {
     private func run() {
         let holder = HolderStack()
         var trackers: [ObjectIdentifier: ContentionEpisodeTracker] = [:]
+        // The executors with an episode going on, held until it ends: one
+        // whose actor is released would otherwise leave the registry with
+        // its episode unreported (File Squeezer's, at the end of a run).
+        var held: [ObjectIdentifier: MonitoredExecutorCore] = [:]
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0.value }
+            let settling = looks.load(ordering: .relaxed) < settleThrough.load(ordering: .relaxed)
             let cores = ContentionRegistry.shared.live()
             var seen = Set<ObjectIdentifier>()
             for core in cores {
                 let id = ObjectIdentifier(core)
                 seen.insert(id)
                 var tracker = trackers[id] ?? ContentionEpisodeTracker()
-                look(at: core, tracker: &tracker, holder: holder, config)
+                look(at: core, tracker: &tracker, holder: holder, settling: settling, config)
                 trackers[id] = tracker
+                held[id] = tracker.episode == nil ? nil : core
             }
             trackers = trackers.filter { seen.contains($0.key) }
             // Releasing: a waiter that reads the count (acquiring) sees this
@@ -81,20 +91,23 @@ final class ContentionWatcher: DemandDrivenWorker {
 
     private func look(
         at core: MonitoredExecutorCore, tracker: inout ContentionEpisodeTracker, holder: HolderStack,
-        _ config: Configuration
+        settling: Bool, _ config: Configuration
     ) {
         let now = MonotonicClock.now
         let observation = core.state.withLock { $0.observe(now: now, threshold: config.threshold) }
-        switch tracker.observe(observation, threshold: config.threshold, now: now) {
+        switch tracker.observe(observation, threshold: config.threshold, now: now, settling: settling) {
         case .none, .continuing(needsHolder: false):
             break
         case .began, .continuing(needsHolder: true):
             captureHolder(of: core, observation, tracker: &tracker, holder: holder)
+        case .ongoing(let needsHolder):
+            if needsHolder { captureHolder(of: core, observation, tracker: &tracker, holder: holder) }
+            if let episode = tracker.episode {
+                deliver(episode, ongoing: true, label: core.label, holder: holder, now: now, config)
+            }
         case .ended(let episode, let restartPeaks):
             if restartPeaks { core.state.withLock { $0.restartPeaks(now: now) } }
-            deliver(episode, label: core.label, holder: holder, now: now, config)
-        case .missed(let episode):
-            deliver(episode, label: core.label, holder: holder, now: now, config)
+            deliver(episode, ongoing: false, label: core.label, holder: holder, now: now, config)
         }
     }
 
@@ -120,17 +133,17 @@ final class ContentionWatcher: DemandDrivenWorker {
     /// Symbolicates and delivers on ``deliveries``, so the watcher's looks
     /// never wait for a symbolication (the first takes a second) or a handler.
     private func deliver(
-        _ episode: ContentionEpisodeTracker.Episode, label: String, holder: HolderStack, now: UInt64,
+        _ episode: ContentionEpisodeTracker.Episode, ongoing: Bool, label: String, holder: HolderStack, now: UInt64,
         _ config: Configuration
     ) {
         let peaks = episode.peaks
-        let duration = Duration.nanoseconds(Int64(clamping: now > peaks.since ? now - peaks.since : 0))
+        let duration = Duration.nanoseconds(Int64(clamping: episode.duration(now: now)))
         Self.deliveries.async {
             let report = ActorContention(
                 label: label, longestWait: .nanoseconds(Int64(clamping: peaks.maxWait)), maxQueueDepth: peaks.maxDepth,
                 jobs: peaks.jobs, contention: .nanoseconds(Int64(clamping: peaks.waitingTime)), duration: duration,
                 holderBacktrace: episode.holderStack.isEmpty ? [] : holder.symbolicate(episode.holderStack),
-                holderThread: episode.holderThread)
+                holderThread: episode.holderThread, isOngoing: ongoing)
             ActorContentionHandler.deliver(report, processThreshold: config.processThreshold)
         }
     }
@@ -141,9 +154,11 @@ final class ContentionWatcher: DemandDrivenWorker {
 
 extension ContentionWatcher {
     /// Returns after the watcher has looked `count` more times (or 5 s)
-    /// and the reports of those looks were delivered.
+    /// and the reports of those looks were delivered. Those looks settle:
+    /// an episode quiet now ends at once.
     func waitForLooks(_ count: UInt64) async {
         let target = looks.load(ordering: .acquiring) + count + 1
+        settleThrough.max(target, ordering: .relaxed)
         _ = await poll(every: .milliseconds(2), within: .seconds(5)) { looks.load(ordering: .acquiring) >= target }
         if Task.isCancelled { return }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

@@ -20,7 +20,10 @@ extension MonitoredActorExecutor {
         /// The executor's label.
         public var label: String
         /// Jobs started so far (each call into the actor from outside is at
-        /// least one; every resumption after an `await` inside it is another).
+        /// least one; every resumption after an `await` inside it is another),
+        /// the ones that found the actor free included: the count the wait
+        /// percentiles and a throughput are taken over. An ``ActorContention``
+        /// report's `jobs` counts only the jobs that waited.
         public var jobs: Int
         /// Jobs waiting now.
         public var queueDepth: Int

@@ -146,7 +146,8 @@ struct MonitoredQueue<Job, Waker> {
         }
         return ContentionObservation(
             oldestWait: oldest, depth: heap.count, holderThread: running ? holderThread : 0,
-            holderSerial: stats.started, current: stats.currentPeaks(now: now), ended: stats.takeEndedPeaks())
+            holderSerial: stats.started, current: stats.currentPeaks(now: now), ended: stats.takeEndedPeaks(),
+            executorGone: stopping)
     }
 
     /// Starts new peaks for the backlog still going on (an episode ended within it).

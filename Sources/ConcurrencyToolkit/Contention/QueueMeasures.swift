@@ -62,13 +62,10 @@ struct QueueMeasures {
         if newDepth == 1 {
             backlogSince = now
             backlogBusySince = clock
-            current = ContentionPeaks(since: now, maxWait: 0, maxDepth: 1, jobs: 1, waitingTime: waitingTime)
-        } else {
-            if var peaks = current {
-                peaks.jobs += 1
-                peaks.maxDepth = max(peaks.maxDepth, newDepth)
-                current = peaks
-            }
+            current = ContentionPeaks(since: now, maxWait: 0, maxDepth: 1, jobs: 0, waitingTime: waitingTime)
+        } else if var peaks = current {
+            peaks.maxDepth = max(peaks.maxDepth, newDepth)
+            current = peaks
         }
         return clock
     }
@@ -85,6 +82,9 @@ struct QueueMeasures {
         runningSince = now
         if var peaks = current {
             peaks.maxWait = max(peaks.maxWait, wait)
+            // Only a job that waited behind another counts: the first of a
+            // backlog found the actor free (it waited for a thread, if at all).
+            if wait > 0 { peaks.jobs += 1 }
             current = peaks
         }
         if newDepth == 0, var peaks = current {
@@ -124,7 +124,7 @@ struct QueueMeasures {
 
     mutating func restartPeaks(depth: Int, now: UInt64) {
         guard current != nil else { return }
-        // The jobs waiting now were counted by the episode that just ended.
+        // The jobs waiting now count where they start, in these new peaks.
         current = ContentionPeaks(since: now, maxWait: 0, maxDepth: depth, jobs: 0, waitingTime: waitingTime(now: now))
     }
 
@@ -144,7 +144,9 @@ struct ContentionPeaks: Equatable {
     var since: UInt64
     var maxWait: UInt64
     var maxDepth: Int
-    /// Jobs that queued in it.
+    /// Jobs that started in it after waiting behind another job of the
+    /// actor (a wait above zero on the busy clock); not the ones that found
+    /// the actor free, nor those still queued.
     var jobs: Int
     /// Its waiting × time in nanoseconds (while kept inside
     /// ``QueueMeasures``: the running total at its start).
@@ -169,4 +171,6 @@ struct ContentionObservation {
     var holderSerial: UInt64
     var current: ContentionPeaks?
     var ended: ContentionPeaks?
+    /// The executor is gone (its actor was released): no job will queue again.
+    var executorGone = false
 }

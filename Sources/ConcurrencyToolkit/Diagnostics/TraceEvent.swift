@@ -56,7 +56,8 @@ public struct TraceEvent: Sendable, Hashable {
         indirect case stalled(ConcurrencyStall)
 
         // MARK: Actor contention
-        /// An ``ActorContention`` report (one per episode, when it ended),
+        /// An ``ActorContention`` report (one per episode when it ends, and
+        /// one while it lasts past 10 s, then every minute),
         /// emitted on the detector's watcher thread. Boxed like a misuse.
         indirect case actorContended(ActorContention)
 

@@ -17,7 +17,8 @@ extension TimingSensitive {
             guard let report = reports.first else { return }
             #expect(report.longestWait >= .milliseconds(150), "\(report)")
             #expect(report.maxQueueDepth >= 3, "\(report)")
-            #expect(report.jobs >= 4, "\(report)")
+            // At most 5 of the 6: the first found the actor free (issue 39, item 2).
+            #expect((3...5).contains(report.jobs), "\(report)")
             #expect(report.contention >= report.longestWait, "\(report)")
             #if os(Linux)
             // ThreadSanitizer defers signals: there the stack is not taken.
@@ -25,6 +26,31 @@ extension TimingSensitive {
             #expect(report.holderBacktrace.contains { $0.contains("holdTheActorFor50ms()") }, "\(report)")
             #expect(report.holderThread != 0)
             #endif
+        }
+
+        /// File Squeezer's stage 2 (issue 39, item 8, the revert): the
+        /// actor is released as soon as its callers are done, inside its
+        /// episode's quiet period. The watcher dropped the episode with the
+        /// released executor, and the run reported no contention although
+        /// files had waited 732 ms. The holder runs at `.high`, as in
+        /// aMoreUrgentJobOvertakesTheOnesWaiting, so the test's own waits
+        /// find a thread.
+        @Test func anEpisodeGoingOnWhenItsActorIsReleasedIsReported() async {
+            let label = uniqueLabel("Released")
+            let reports = await contentionsRecorded(threshold: .milliseconds(100), label: label) {
+                let counter = MonitoredCounter(label: label)
+                let gate = Counter()
+                let holder = Task(priority: .high) { await counter.hold(until: gate) }
+                #expect(await eventually { counter.executor.statistics.jobs == 1 })
+                let waiter = Task { await counter.increment() }
+                #expect(await eventually { counter.executor.statistics.queueDepth == 1 })
+                try? await Task.sleep(for: .milliseconds(250))  // the waiter crosses the threshold
+                gate.increment()
+                await holder.value
+                await waiter.value
+            }  // the actor is gone here, well within the 200 ms quiet period
+            #expect(reports.count == 1, "\(reports)")
+            #expect(reports.first.map { !$0.isOngoing && $0.longestWait >= .milliseconds(100) } == true, "\(reports)")
         }
 
         @Test func callersThatNeverOverlapReportNothing() async {

@@ -157,14 +157,30 @@ import TestSupport
         _ = queue.enqueue(3, priority: 0x19, now: 130)
         let early = queue.observe(now: 150, threshold: 50)
         #expect(early.oldestWait == 0)
-        #expect(early.ended?.jobs == 1)  // the first job's own short backlog
+        #expect(early.ended?.jobs == 0)  // the first job's own short backlog: it found the actor free
         let look = queue.observe(now: 200, threshold: 50)
         #expect(look.oldestWait == 80)  // 2, behind 1 since 120
         #expect(look.depth == 2)
         #expect(look.holderThread == 7)
         #expect(look.current?.maxDepth == 2)
-        #expect(look.current?.jobs == 2)
+        #expect(look.current?.jobs == 0, "none has started yet")
         #expect(look.current?.waitingTime == 80 + 70)
         #expect(look.ended == nil)  // taken once
+    }
+
+    /// Issue 39 (item 2): "6 jobs waited" counted the first job, which found
+    /// the actor free and waited 0.
+    @Test func aBacklogCountsOnlyTheJobsThatWaitedBehindAnother() {
+        var queue = Queue()
+        for job in 1...6 { _ = queue.enqueue(job, priority: 0x15, now: 0) }
+        _ = queue.next(band: 2, now: 10, finished: false, thread: 7)  // 1 waited 0: nothing ran before it
+        #expect(queue.observe(now: 20, threshold: 1_000).current?.jobs == 0)
+        for time in stride(from: 60, through: 260, by: 50) as StrideThrough<UInt64> {
+            _ = queue.next(band: 2, now: time, finished: true, thread: 7)  // 2…6, each behind the ones before
+        }
+        let look = queue.observe(now: 300, threshold: 1_000)
+        #expect(look.ended?.jobs == 5)
+        #expect(look.ended?.maxWait == 250)
+        #expect(queue.stats.started == 6, "the statistics count every job started")
     }
 }

@@ -21,4 +21,13 @@ import TestSupport
         #expect(episodes[1].heldBy == held[0])
         #expect(episodes[0].heldBy == nil)
     }
+
+    /// An episode past 10 s is reported while it lasts, then when it ends,
+    /// covering it whole: the summary counts it once.
+    @Test func anOngoingReportIsLeftOutForTheEndedOne() {
+        let watch = StallWatch()
+        watch.add(ActorContention(label: "ActorStrategy", longestWait: .seconds(2), maxQueueDepth: 1, jobs: 40, isOngoing: true))
+        watch.add(ActorContention(label: "ActorStrategy", longestWait: .seconds(3), maxQueueDepth: 1, jobs: 90))
+        #expect(watch.contentions.map(\.jobs) == [90])
+    }
 }

@@ -14,7 +14,7 @@ import ConcurrencyToolkit
 struct RunContention: Sendable, Codable, Equatable {
     /// The actor's executor label.
     var actor: String
-    /// Calls that queued for the actor during the episode.
+    /// Calls that waited for the actor behind another of its calls during the episode.
     var jobs: Int
     /// The longest a call waited for the actor.
     var longestWaitMilliseconds: Double

@@ -81,8 +81,11 @@ final class StallWatch: Sendable {
     /// The actor contention episodes so far, in the order they ended.
     var contentions: [RunContention] { state.withLock { $0.contentions } }
 
-    /// Takes one contention report (on the detector's thread).
+    /// Takes one contention report (on the detector's thread). An ongoing
+    /// report (an episode past 10 s) is left out: its ended report follows
+    /// and covers the whole episode.
     func add(_ contention: ActorContention) {
+        guard !contention.isOngoing else { return }
         let entry = RunContention(contention)
         state.withLock { $0.contentions.append(entry) }
     }
