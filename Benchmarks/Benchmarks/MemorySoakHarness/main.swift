@@ -11,8 +11,8 @@
 // One request: a hop onto a monitored actor from two tasks, a safe
 // continuation resumed from another thread, one with a timeout that fires,
 // one that leaks (reported, fallback returned), a blocking job, a throttled
-// progress reporter made, fed and finished, and every 50th request a new
-// monitored actor (the contention registry adds and drops it). Every
+// progress reporter made, fed and finished, and every TRANSIENT_EVERY-th
+// request (50) a new monitored actor, used once and dropped. Every
 // 10 seconds the actor is held past the contention threshold and the main
 // actor is blocked past the stall threshold, so both detectors report,
 // with stacks, all run long: the report paths (stack capture,
@@ -35,6 +35,8 @@ let warmupSeconds = environment("WARMUP_SECONDS", 120)
 let detectors = environment("DETECTORS", 1) != 0
 let rate = environment("RATE", 200)  // requests per second
 let printEvery = environment("PRINT_EVERY", 60)
+/// Every how many requests a monitored actor is made and dropped (0: never).
+let transientEvery = environment("TRANSIENT_EVERY", 50)
 
 /// The line of /proc/self/status named `key`, in kB.
 func statusKB(_ key: String) -> Int {
@@ -141,7 +143,7 @@ func request(_ number: Int) async {
     let progress = ThrottledProgress<Int>(interval: .milliseconds(5)) { value in progressTotal.store(value, ordering: .relaxed) }
     for step in 0..<8 { progress.report(step) }
     await progress.finish()
-    if number % 50 == 0 {
+    if transientEvery > 0, number % transientEvery == 0 {
         let transient = Account(label: "soak-transient-\(number % 1000)")
         await transient.add(1)
     }
@@ -159,6 +161,7 @@ say("     s   requests   RSS kB   malloc in use kB   arenas   threads   stalls  
 struct Sample { var second: Double; var requests: Int; var rss: Int; var inUse: Int; var arenas: Int }
 let start = ContinuousClock.now
 var samples: [Sample] = []
+samples.reserveCapacity(secondsToRun + 60)  // the harness's own memory does not grow
 var requests = 0
 var nextSample = start
 var nextBurst = start + .seconds(5)
