@@ -24,6 +24,9 @@
 #   WARMUP_SECONDS=300    the slope and the "after warm-up" figures start here
 #   RATE=200              requests per second (about 5% of one core each)
 #   PRINT_EVERY=60        seconds between printed samples
+#   TRANSIENT_EVERY=50    a monitored actor made and dropped every N requests
+#                         (0: never; 1: every request, to magnify what an
+#                         executor leaves behind)
 #   VARIANTS="on off on-arena1"
 #   OUT=DIR               where each variant's output goes (default: a new
 #                         folder in /tmp, printed)
