@@ -70,6 +70,14 @@ let package = Package(
             dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity), "HarnessSupport"],
             path: "Benchmarks/StallCaptureHarness"
         ),
+        // Memory over time (issue 39): RSS and malloc's bytes in use of a
+        // process that uses every part, request after request, detectors on
+        // or off. Run by Scripts/memory-soak.sh.
+        .executableTarget(
+            name: "MemorySoakHarness",
+            dependencies: [.product(name: "ConcurrencyToolkit", package: rootIdentity), "HarnessSupport"],
+            path: "Benchmarks/MemorySoakHarness"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

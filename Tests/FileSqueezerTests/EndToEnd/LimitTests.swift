@@ -38,14 +38,15 @@ extension EndToEnd {
             #expect((Self.parallelism(run.stdout) ?? .infinity) <= Double(Self.cores), "stdout: \(run.stdout)")
         }
 
-        @Test("parallelism is CPU time over wall time: with 4 jobs per core, never above the core count")
+        @Test("parallelism counts at most one job per core: with 4 jobs per core, never above the core count")
         func honestParallelism() throws {
             let scratch = try Scratch()
             for index in 0..<3 { try scratch.file("in/slow-\(index).txt", DuringRunTests.slowFile(megabytes: 2)) }
             let jobs = 4 * Self.cores
             let run = try SqueezerProcess.run(["--jobs", "\(jobs)", "--segment-kib", "64", "--level", "9", scratch.path + "/in"], in: scratch)
             #expect(run.status == 0)
-            // Summed segment times counted the time jobs waited for a core: 6.35x on 2 cores.
+            // The segment times added up, uncapped, counted the time jobs
+            // waited for a core: 6.35x on 2 cores.
             #expect((Self.parallelism(run.stdout) ?? .infinity) <= Double(Self.cores), "stdout: \(run.stdout)")
         }
 

@@ -139,7 +139,7 @@ public enum FileSqueezerCommand {
         signals.onStop { _ in work.cancel() }
         signals.onResize { Task { @MainActor in display.resized() } }
         var (report, recorded) = await work.value
-        report.parallelism = usage.parallelism(cores: activeCores)
+        report.cpuSeconds = usage.cpuSeconds()
         report.signal = signals.received.map(StopSignals.name)
         // Every job removes its own temporary file; this catches any a job
         // could not reach (and is a no-op otherwise).

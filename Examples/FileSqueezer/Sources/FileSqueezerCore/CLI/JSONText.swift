@@ -97,6 +97,7 @@ extension RunReport {
             ("interrupted", .bool(interrupted)), ("notes", .array(notes.map(JSONText.string))),
             ("files", .array(files.map(\.json))),
         ]
+        if let cpuSeconds { members.append(("cpuSeconds", .number(cpuSeconds))) }
         if let signal { members.append(("signal", .string(signal))) }
         if let stalls { members.append(("stalls", .array(stalls.map(\.json)))) }
         if let contentions { members.append(("contentions", .array(contentions.map(\.json)))) }

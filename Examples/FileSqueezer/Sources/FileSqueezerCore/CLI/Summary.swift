@@ -101,26 +101,25 @@ enum Summary {
     }
 }
 
-/// The process's CPU time (user and system, all threads) against the wall
-/// clock since ``start()``: how many cores the run kept busy.
+/// The process's CPU time (user and system, all threads) since ``start()``:
+/// `--json`'s `cpuSeconds`. Over the wall time it is the share of the cores
+/// the run got, not its parallelism (``WorkOverlap``): on a machine other
+/// processes keep busy it drops for every strategy alike (about 0.67x at
+/// load 4–6, issue 39).
 ///
 /// ```swift
 /// let usage = CPUUsage.start()
 /// let report = await squeezer.run(discovery)
-/// print(usage.parallelism(cores: 2))   // 1.93: at most the core count
+/// print(usage.cpuSeconds())   // 1.04
 /// ```
 struct CPUUsage {
     let cpu: Double
-    let wall: ContinuousClock.Instant
 
-    static func start() -> CPUUsage { CPUUsage(cpu: processCPUSeconds(), wall: .now) }
+    static func start() -> CPUUsage { CPUUsage(cpu: processCPUSeconds()) }
 
-    /// CPU seconds over wall seconds since ``start()``, at most `cores`
-    /// (the clocks' granularity could otherwise round a little above).
-    func parallelism(cores: Int) -> Double {
-        let wall = (ContinuousClock.now - self.wall).seconds
-        guard wall > 0 else { return 0 }
-        return min(Double(max(1, cores)), max(0, Self.processCPUSeconds() - cpu) / wall)
+    /// CPU seconds since ``start()``.
+    func cpuSeconds() -> Double {
+        max(0, Self.processCPUSeconds() - cpu)
     }
 
     private static func processCPUSeconds() -> Double {

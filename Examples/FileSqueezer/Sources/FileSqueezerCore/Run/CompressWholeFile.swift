@@ -16,6 +16,8 @@ func compressWholeFile(
     _ index: Int, _ plan: FilePlan, with compressor: FileCompressor, channels: any CompressionEvents,
     isCancelled: () -> Bool
 ) -> FileOutcome {
-    SegmentedFile(streaming: index, plan: plan, compressor: compressor, events: channels)
+    channels.workBegan()
+    defer { channels.workEnded() }
+    return SegmentedFile(streaming: index, plan: plan, compressor: compressor, events: channels)
         .compressWhole(isCancelled: isCancelled)
 }

@@ -17,6 +17,8 @@ final class RunChannels: CompressionEvents {
     private let finishedFiles: BatchingReporter<FinishedFile>
     private let logEntries: BatchingReporter<FinishedFile>
     private let bytesRead = Atomic<Int64>(0)
+    /// The compression jobs' overlap: the run's parallelism.
+    let meter: WorkMeter
 
     struct FinishedFile: Sendable {
         let index: Int
@@ -24,7 +26,8 @@ final class RunChannels: CompressionEvents {
     }
 
     @MainActor
-    init(fileCount: Int, state: CompressionState, display: TerminalDisplay, log: SqueezeLog) {
+    init(fileCount: Int, state: CompressionState, display: TerminalDisplay, log: SqueezeLog, meter: WorkMeter) {
+        self.meter = meter
         let uiInterval = Duration.milliseconds(33)
         perFile = KeyedThrottledProgress(interval: uiInterval) { @MainActor changed in
             state.update(bytesRead: changed)
@@ -64,6 +67,9 @@ final class RunChannels: CompressionEvents {
         finishedFiles.report(FinishedFile(index: file, outcome: outcome))
         logEntries.report(FinishedFile(index: file, outcome: outcome))
     }
+
+    func workBegan() { meter.began() }
+    func workEnded() { meter.ended() }
 
     /// Delivers everything still pending, then stops.
     func finish() async {

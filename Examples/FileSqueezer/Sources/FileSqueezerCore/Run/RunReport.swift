@@ -21,14 +21,17 @@ struct RunReport: Sendable, Codable, Equatable {
     /// Compressed size over original size (0.25 means four times smaller).
     var ratio: Double
     var wallSeconds: Double
-    /// How many cores the run kept busy: 1 is sequential. `file-squeezer`
-    /// measures it as the process's CPU time over the wall time, so it never
-    /// exceeds the core count however many jobs wait for a core;
-    /// ``Squeezer/run(_:)`` alone gives the sum of per-file compression
-    /// times over wall time, which counts such waiting too.
+    /// How many files were being compressed at once, on average: the
+    /// compression jobs' time on files added up, at most one per core at any
+    /// moment, over the wall time (``WorkOverlap``). 1 is one file at a time;
+    /// it never exceeds the core count, and a busy machine does not lower it.
     var parallelism: Double
     /// Longest time the main actor could not run anything, in milliseconds.
     var longestMainActorStallMilliseconds: Double
+    /// The process's CPU time (user and system, every thread) over the run,
+    /// when `file-squeezer` measured it: over ``wallSeconds`` it is the share
+    /// of the cores the run got, which other processes on the machine lower.
+    var cpuSeconds: Double? = nil
     var interrupted: Bool
     /// The signal that stopped the run ("SIGINT", "SIGTERM", ...), if one did.
     var signal: String? = nil

@@ -47,10 +47,11 @@ final class Squeezer {
         let plans = discovery.plans
         state.start(plans)
         let log = SqueezeLog(fileCount: plans.count, keepsEveryOutcome: keepsEveryOutcome)
-        let channels = RunChannels(fileCount: plans.count, state: state, display: display, log: log)
         let heartbeat = MainActorHeartbeat()
         heartbeat.start()
         let start = ContinuousClock.now
+        let meter = WorkMeter(cores: System.processorCount, start: start)
+        let channels = RunChannels(fileCount: plans.count, state: state, display: display, log: log, meter: meter)
 
         // The stages differ only in where compressWholeFile runs (stage 3
         // also in the unit of work).
@@ -67,7 +68,9 @@ final class Squeezer {
         let stall = heartbeat.stop()
         display.finish(state)
         let (totals, outcomes) = await log.takeAll()
-        return makeReport(totals, outcomes, plans: plans, notes: discovery.notes, wall: wall, stall: stall)
+        return makeReport(
+            totals, outcomes, plans: plans, notes: discovery.notes, wall: wall,
+            parallelism: meter.parallelism(at: start + wall), stall: stall)
     }
 
     /// Stage 1: compress right here. The main actor is busy for each whole
@@ -116,10 +119,9 @@ final class Squeezer {
 
     private func makeReport(
         _ totals: SqueezeLog.Totals, _ outcomes: [FileOutcome], plans: [FilePlan], notes: [String],
-        wall: Duration, stall: Duration
+        wall: Duration, parallelism: Double, stall: Duration
     ) -> RunReport {
         let (compressed, failed, bytesIn, bytesOut) = (totals.compressed, totals.failed, totals.bytesIn, totals.bytesOut)
-        let busy = totals.busySeconds
         return RunReport(
             strategy: strategy, placement: placement, jobs: jobs, level: compressor.level,
             compressed: compressed,
@@ -128,7 +130,7 @@ final class Squeezer {
             bytesIn: bytesIn, bytesOut: bytesOut,
             ratio: bytesIn == 0 ? 1 : Double(bytesOut) / Double(bytesIn),
             wallSeconds: wall.seconds,
-            parallelism: wall.seconds > 0 ? busy / wall.seconds : 0,
+            parallelism: parallelism,
             longestMainActorStallMilliseconds: stall.seconds * 1000,
             interrupted: Task.isCancelled, notes: notes, files: outcomes)
     }

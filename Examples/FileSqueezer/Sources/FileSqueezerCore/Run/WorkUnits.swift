@@ -29,8 +29,12 @@ struct WorkUnit: Sendable {
     let number: Int
     let work: Work
     let window: SegmentWindow
+    /// Told when the unit's compression begins and ends (the run's parallelism).
+    let events: any CompressionEvents
 
     func compress(deflaters: DeflaterPool, isCancelled: () -> Bool) {
+        events.workBegan()
+        defer { events.workEnded() }
         switch work {
         case .segment(let file, let segment):
             file.compressSegment(segment, deflaters: deflaters, isCancelled: isCancelled)
@@ -159,7 +163,7 @@ struct WorkUnits: Sequence, Sendable {
 
         private mutating func unit(_ work: WorkUnit.Work) -> WorkUnit {
             defer { nextNumber += 1 }
-            return WorkUnit(number: nextNumber, work: work, window: units.window)
+            return WorkUnit(number: nextNumber, work: work, window: units.window, events: units.events)
         }
     }
 }
