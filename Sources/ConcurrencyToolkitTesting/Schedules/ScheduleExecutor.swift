@@ -7,11 +7,11 @@ import Dispatch
 /// does. ``drive(deadlockGrace:stepLimit:abandonsStuck:)`` runs them one at a time on one
 /// thread, in the order the seed picks.
 ///
-/// A `Task.sleep` of the body does not reach it until the sleep ends (the
-/// protocol that would hand it over, `SchedulingExecutor`, is toolchain SPI
-/// in Swift 6.3, which the package does not use): the sleep runs on real
-/// time. The state machine's virtual time (tested, pure) is unused until
-/// there is a way in without SPI.
+/// A `Task.sleep` of the body does not reach it until the sleep ends: on
+/// Swift 6.3 a sleep goes to the nearest `SchedulingExecutor` (toolchain
+/// SPI, which the package does not use), else to the default executor,
+/// straight to Dispatch; the runtime's deadline hooks are never called on
+/// Linux. So sleeps run on real time (the guide's "Time" has the evidence).
 ///
 /// The storage of ``ScheduleStateMachine``: lock, transition, unlock, then
 /// act; no job runs and no thread is woken under the lock.
@@ -29,13 +29,6 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
 
     private let state: Lock<ScheduleStateMachine<UnownedJob>>
     private let wakeUp = DispatchSemaphore(value: 0)
-    /// How long an idle driver with sleepers waits for work from outside the
-    /// schedule (a blocking lane, a callback thread) before it moves virtual
-    /// time. Measured on Swift 6.3.1: a task that goes to sleep is enqueued
-    /// once more from another thread right after, and on a loaded machine
-    /// that took over 1 ms and let time move first (sleepers woke out of
-    /// deadline order); 50 ms covers it, and 100 sleeps cost 5 s.
-    private static let settle = DispatchTimeInterval.milliseconds(50)
 
     init(strategy: ScheduleStrategy, seed: UInt64) {
         state = Lock(ScheduleStateMachine(strategy: strategy, seed: seed))
@@ -43,7 +36,7 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job)) }, after: nil)
+        act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job)) })
     }
 
     /// Runs the schedule's jobs on the calling thread until the body has
@@ -65,13 +58,9 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
                     return .tooLong(steps: steps)
                 }
                 job.runSynchronously(on: me)
-            case .idle(let sleepers):
-                if phase == .draining && !sleepers {
+            case .idle:
+                if phase == .draining {
                     if end(abandoned: false, onlyIfIdle: true) { return .finished }
-                } else if sleepers {
-                    if wakeUp.wait(timeout: .now() + Self.settle) == .timedOut {
-                        _ = state.withLock { $0.advanceTime() }
-                    }
                 } else if wakeUp.wait(timeout: .now() + Self.interval(deadlockGrace)) == .timedOut {
                     if end(abandoned: abandonsStuck, onlyIfIdle: true) { return .deadlock(steps: steps) }
                 }
@@ -92,23 +81,15 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
     private func end(abandoned: Bool, onlyIfIdle: Bool, plus job: UnownedJob? = nil) -> Bool {
         guard let left = state.withLock({ $0.end(abandoned: abandoned, onlyIfIdle: onlyIfIdle) }) else { return false }
         guard !abandoned else { return true }
-        for job in left.jobs + (job.map { [$0] } ?? []) { runConcurrently(job) }
-        for sleeper in left.sleepers { act(on: .forward(sleeper.job), after: sleeper.delay) }
+        for job in left + (job.map { [$0] } ?? []) { runConcurrently(job) }
         return true
     }
 
-    private func act(on enqueued: ScheduleStateMachine<UnownedJob>.Enqueued, after delay: Duration?) {
+    private func act(on enqueued: ScheduleStateMachine<UnownedJob>.Enqueued) {
         switch enqueued {
         case .queued: wakeUp.signal()
         case .drop: break
-        case .forward(let job):
-            if let delay, delay > .zero {
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(delay)) { [self] in
-                    job.runSynchronously(on: asUnownedTaskExecutor())
-                }
-            } else {
-                runConcurrently(job)
-            }
+        case .forward(let job): runConcurrently(job)
         }
     }
 

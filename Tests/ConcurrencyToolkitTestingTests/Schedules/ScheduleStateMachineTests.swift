@@ -2,7 +2,7 @@
 import Testing
 
 /// The pure parts of a schedule, without threads: the picker and the state
-/// machine's jobs, virtual time and phases.
+/// machine's jobs and phases.
 @Suite struct ScheduleStateMachineTests {
     /// Picks from three always-runnable tasks, `count` times.
     static func picks(_ strategy: ScheduleStrategy, seed: UInt64, count: Int = 30) -> [Int] {
@@ -32,35 +32,15 @@ import Testing
         }
     }
 
-    @Test func sleepersWakeInDeadlineOrderWhenNothingElseRuns() {
-        var machine = ScheduleStateMachine<String>(strategy: .random, seed: 1)
-        _ = machine.enqueue("late", key: 1, after: .seconds(60))
-        _ = machine.enqueue("early", key: 2, after: .seconds(10))
-        _ = machine.enqueue("also early", key: 3, after: .seconds(10))
-        _ = machine.enqueue("now", key: 4)
-        guard case .run("now") = machine.next() else { Issue.record("the runnable job first"); return }
-        guard case .idle(sleepers: true) = machine.next() else { Issue.record("idle with sleepers"); return }
-        let advanced = machine.advanceTime()
-        #expect(advanced)
-        #expect(machine.now == .seconds(10))
-        var woken: [String] = []
-        while case .run(let job) = machine.next() { woken.append(job) }
-        #expect(Set(woken) == ["early", "also early"])
-        let advancedAgain = machine.advanceTime()
-        #expect(advancedAgain)
-        #expect(machine.now == .seconds(60))
-        guard case .run("late") = machine.next() else { Issue.record("the last sleeper"); return }
-        let nothingLeft = !machine.advanceTime()
-        #expect(nothingLeft)
-    }
-
     @Test func anEndedScheduleForwardsAndAnAbandonedOneDrops() {
         var finished = ScheduleStateMachine<Int>(strategy: .random, seed: 1)
         finished.bodyFinished()
         #expect(finished.phase == .draining)
-        _ = finished.enqueue(1, key: 1, after: .seconds(5))
-        let left = finished.end(abandoned: false, onlyIfIdle: true)
-        #expect(left?.sleepers.map(\.delay) == [.seconds(5)])
+        _ = finished.enqueue(1, key: 1)
+        let refusedWhileRunnable = finished.end(abandoned: false, onlyIfIdle: true) == nil
+        #expect(refusedWhileRunnable)
+        let left = finished.end(abandoned: false, onlyIfIdle: false)
+        #expect(left == [1], "what was left is handed back to be forwarded")
         guard case .forward(2) = finished.enqueue(2, key: 2) else { Issue.record("forwarded"); return }
 
         var stuck = ScheduleStateMachine<Int>(strategy: .random, seed: 1)
