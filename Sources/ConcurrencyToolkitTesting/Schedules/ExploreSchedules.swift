@@ -125,12 +125,15 @@ enum ScheduleRun {
         let started = ContinuousClock.now
         // Enqueued before the driver starts, so the first job is always there.
         let task = Task(executorPreference: executor) {
-            let (error, misuses) = await withContinuationMisuseRecorded { () async -> (any Error)? in
-                do {
-                    try await body()
-                    return nil
-                } catch {
-                    return error
+            // The task-local names the schedule to `ScheduleClock`.
+            let (error, misuses) = await ScheduleContext.$executor.withValue(executor) {
+                await withContinuationMisuseRecorded { () async -> (any Error)? in
+                    do {
+                        try await body()
+                        return nil
+                    } catch {
+                        return error
+                    }
                 }
             }
             outcome.withLock { $0 = (error, misuses) }

@@ -1,11 +1,13 @@
-/// One schedule's jobs, as a pure value: events in, what to do out; no lock,
-/// no thread. `ScheduleExecutor` holds it under its lock and does what it
-/// says after unlocking.
+/// One schedule's jobs and virtual time, as a pure value: events in, what to
+/// do out; no lock, no thread. `ScheduleExecutor` holds it under its lock and
+/// does what it says after unlocking.
 ///
-/// Jobs wait in enqueue order; the picker chooses among them. There is no
-/// virtual time: on Swift 6.3 no sleep reaches a schedule before it ends
-/// (Documentation/MakingRacesReproducible.md, "Time").
-struct ScheduleStateMachine<Job> {
+/// Jobs wait in enqueue order; the picker chooses among them. A sleep on
+/// `ScheduleClock` waits on virtual time (its `Waker` is what resumes it),
+/// which moves only when nothing else can run (``advanceTime()``), to the
+/// earliest deadline: a 60 s sleep costs a step. A bare `Task.sleep` never
+/// gets here (Documentation/MakingRacesReproducible.md, "Time").
+struct ScheduleStateMachine<Job, Waker> {
     enum Phase: Equatable {
         /// The body runs; jobs are picked one at a time.
         case exploring
@@ -26,8 +28,20 @@ struct ScheduleStateMachine<Job> {
 
     enum Next {
         case run(Job)
-        /// Nothing can run now.
-        case idle
+        /// Nothing can run now; `sleepers` says whether virtual time can move.
+        case idle(sleepers: Bool)
+    }
+
+    /// What became of a sleep handed to ``sleep(_:until:waker:)``.
+    enum Slept {
+        /// It waits for virtual time to reach its deadline.
+        case asleep
+        /// Its deadline is not after now: resume the waker at once.
+        case due
+        /// Its task was cancelled before it slept: resume the waker with the error.
+        case cancelled
+        /// The schedule is over: the sleep takes its real time.
+        case ended
     }
 
     private struct Entry {
@@ -35,10 +49,23 @@ struct ScheduleStateMachine<Job> {
         let task: Int
     }
 
+    private struct Sleeper {
+        let deadline: Duration
+        let id: Int
+        let waker: Waker
+    }
+
     private var runnable: [Entry] = []
+    /// In deadline order, ties by arrival (the id).
+    private var sleepers: [Sleeper] = []
+    /// Sleeps numbered but not yet asleep, and which of those were cancelled.
+    private var starting: [Int: Bool] = [:]
+    private var sleeps = 0
     private var tasks: [UInt: Int] = [:]
     private var picker: SchedulePicker
     private(set) var phase = Phase.exploring
+    /// Virtual time since the schedule started.
+    private(set) var now = Duration.zero
 
     init(strategy: ScheduleStrategy, seed: UInt64) {
         picker = SchedulePicker(strategy: strategy, seed: seed)
@@ -57,10 +84,52 @@ struct ScheduleStateMachine<Job> {
         }
     }
 
-    /// The job to run next, removed from the list; `idle` when there is none.
+    /// Numbers a sleep about to start: its place among equal deadlines, and
+    /// the name ``cancelSleep(_:)`` knows it by before it is asleep.
+    mutating func startSleep() -> Int {
+        sleeps += 1
+        starting[sleeps] = false
+        return sleeps
+    }
+
+    /// Puts sleep `id` to sleep until `deadline` (virtual time since the start).
+    mutating func sleep(_ id: Int, until deadline: Duration, waker: Waker) -> Slept {
+        if starting.removeValue(forKey: id) == true { return .cancelled }
+        if case .ended = phase { return .ended }
+        if deadline <= now { return .due }
+        let sleeper = Sleeper(deadline: deadline, id: id, waker: waker)
+        let index = sleepers.firstIndex { ($0.deadline, $0.id) > (deadline, id) } ?? sleepers.endIndex
+        sleepers.insert(sleeper, at: index)
+        return .asleep
+    }
+
+    /// The sleep's task was cancelled: the waker to resume with the error, if
+    /// it still sleeps; a sleep not yet asleep is refused when it gets there.
+    mutating func cancelSleep(_ id: Int) -> Waker? {
+        if starting[id] != nil {
+            starting[id] = true
+            return nil
+        }
+        guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return sleepers.remove(at: index).waker
+    }
+
+    /// The job to run next, removed from the list, or why there is none.
     mutating func next() -> Next {
-        if case .ended = phase { return .idle }
-        return runnable.isEmpty ? .idle : .run(take())
+        if case .ended = phase { return .idle(sleepers: false) }
+        guard !runnable.isEmpty else { return .idle(sleepers: !sleepers.isEmpty) }
+        return .run(take())
+    }
+
+    /// Moves virtual time to the earliest deadline and returns every sleeper
+    /// due then, in deadline order, ties by arrival: resume them in that
+    /// order. Empty when no one sleeps.
+    mutating func advanceTime() -> [Waker] {
+        guard let first = sleepers.first else { return [] }
+        now = max(now, first.deadline)
+        let due = sleepers.prefix { $0.deadline <= now }
+        sleepers.removeFirst(due.count)
+        return due.map(\.waker)
     }
 
     /// The body returned or threw: drain what is left.
@@ -68,15 +137,19 @@ struct ScheduleStateMachine<Job> {
         if case .exploring = phase { phase = .draining }
     }
 
-    /// Ends the schedule and returns what was left: to forward, or to drop
-    /// when `abandoned`. With `onlyIfIdle`, refuses (nil) while a job can
-    /// run: a late enqueue won the race against the driver's verdict.
-    mutating func end(abandoned: Bool, onlyIfIdle: Bool) -> [Job]? {
+    /// Ends the schedule and returns what was left: to forward (sleepers with
+    /// the virtual time they still had to sleep), or to drop when
+    /// `abandoned`. With `onlyIfIdle`, refuses (nil) while a job can run: a
+    /// late enqueue won the race against the driver's verdict.
+    mutating func end(
+        abandoned: Bool, onlyIfIdle: Bool
+    ) -> (jobs: [Job], sleepers: [(waker: Waker, left: Duration)])? {
         if onlyIfIdle && !runnable.isEmpty { return nil }
-        if case .ended = phase { return [] }
+        if case .ended = phase { return ([], []) }
         phase = .ended(abandoned: abandoned)
-        let left = runnable.map(\.job)
+        let left = (runnable.map(\.job), sleepers.map { ($0.waker, $0.deadline - now) })
         runnable = []
+        sleepers = []
         return left
     }
 
