@@ -47,8 +47,9 @@ import Glibc
         #expect(clock.now - started >= .milliseconds(300))
     }
 
-    /// The cost of no virtual time: a 60 s sleep is not waited for, it is
-    /// reported after the 2 s grace (the sleeping task is abandoned).
+    /// The cost of no virtual time for a bare sleep (`ScheduleClock` has
+    /// it): a 60 s sleep is not waited for, it is reported after the 2 s
+    /// grace (the sleeping task is abandoned).
     @Test func aSleepLongerThanTheGraceReadsAsADeadlock() async {
         let clock = ContinuousClock()
         let started = clock.now
