@@ -35,6 +35,15 @@ import TestSupport
         #expect(elapsed < .seconds(60), "100 schedules of a 60 s sleep took \(elapsed)")
     }
 
+    /// The traits run the test function as the body: the same virtual time.
+    @Test(.exploringSchedules(50)) func underTheTraitASleepIsVirtualToo() async throws {
+        let start = clock.now
+        let realStart = ContinuousClock.now
+        try await clock.sleep(for: .seconds(60))
+        try #require(start.duration(to: clock.now) == .seconds(60))
+        try #require(ContinuousClock.now - realStart < .seconds(30))
+    }
+
     @Test func sleepersWakeInDeadlineOrderInEverySchedule() async {
         let clock = clock
         let exploration = await exploreSchedules(100) {
