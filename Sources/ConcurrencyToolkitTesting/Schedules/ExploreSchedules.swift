@@ -24,8 +24,9 @@ import Dispatch
 /// records an issue but does not fail the schedule: use `try #require`, or throw.
 ///
 /// What takes part (Documentation/MakingRacesReproducible.md): `body`, its
-/// `async let` and task-group children, and the default actors they call (a
-/// `Task.sleep` takes its real time: a sleep over 2 s reads as a deadlock).
+/// `async let` and task-group children, and the default actors they call. A
+/// sleep on ``ScheduleClock`` takes virtual time: a 60 s sleep costs a step;
+/// a bare `Task.sleep` takes its real time, and one over 2 s reads as a deadlock.
 /// Unstructured `Task {}`,
 /// `Task.detached`, main-actor code and work on other executors run as
 /// usual, outside the schedule. Schedules run one after another; explorations
@@ -125,12 +126,15 @@ enum ScheduleRun {
         let started = ContinuousClock.now
         // Enqueued before the driver starts, so the first job is always there.
         let task = Task(executorPreference: executor) {
-            let (error, misuses) = await withContinuationMisuseRecorded { () async -> (any Error)? in
-                do {
-                    try await body()
-                    return nil
-                } catch {
-                    return error
+            // The task-local names the schedule to `ScheduleClock`.
+            let (error, misuses) = await ScheduleContext.$executor.withValue(executor) {
+                await withContinuationMisuseRecorded { () async -> (any Error)? in
+                    do {
+                        try await body()
+                        return nil
+                    } catch {
+                        return error
+                    }
                 }
             }
             outcome.withLock { $0 = (error, misuses) }

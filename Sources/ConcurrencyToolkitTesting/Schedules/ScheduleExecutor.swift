@@ -7,11 +7,14 @@ import Dispatch
 /// does. ``drive(deadlockGrace:stepLimit:abandonsStuck:)`` runs them one at a time on one
 /// thread, in the order the seed picks.
 ///
-/// A `Task.sleep` of the body does not reach it until the sleep ends (the
-/// protocol that would hand it over, `SchedulingExecutor`, is toolchain SPI
-/// in Swift 6.3, which the package does not use): the sleep runs on real
-/// time. The state machine's virtual time (tested, pure) is unused until
-/// there is a way in without SPI.
+/// A `Task.sleep` of the body does not reach it until the sleep ends: on
+/// Swift 6.3 a sleep goes to the nearest `SchedulingExecutor` (toolchain
+/// SPI, which the package does not use), else to the default executor,
+/// straight to Dispatch; the runtime's deadline hooks are never called on
+/// Linux. So sleeps run on real time (the guide's "Time" has the evidence).
+/// A sleep on `ScheduleClock` comes here instead (``sleep(until:)``) and
+/// waits on the schedule's virtual time, which the driver moves when
+/// nothing can run.
 ///
 /// The storage of ``ScheduleStateMachine``: lock, transition, unlock, then
 /// act; no job runs and no thread is woken under the lock.
@@ -27,15 +30,16 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
         case tooLong(steps: Int)
     }
 
-    private let state: Lock<ScheduleStateMachine<UnownedJob>>
+    /// Resumed with nil when virtual time reaches the deadline, or with the
+    /// time still to sleep, on real time, when the schedule ended first.
+    typealias Waker = UnsafeContinuation<Duration?, any Error>
+
+    private let state: Lock<ScheduleStateMachine<UnownedJob, Waker>>
     private let wakeUp = DispatchSemaphore(value: 0)
-    /// How long an idle driver with sleepers waits for work from outside the
-    /// schedule (a blocking lane, a callback thread) before it moves virtual
-    /// time. Measured on Swift 6.3.1: a task that goes to sleep is enqueued
-    /// once more from another thread right after, and on a loaded machine
-    /// that took over 1 ms and let time move first (sleepers woke out of
-    /// deadline order); 50 ms covers it, and 100 sleeps cost 5 s.
-    private static let settle = DispatchTimeInterval.milliseconds(50)
+    /// Virtual time 0, and when the schedule ended: its clock reads
+    /// `origin` plus virtual time, then real time goes on from there.
+    private let origin = ContinuousClock.now
+    private let endedAt = Lock<ContinuousClock.Instant?>(nil)
 
     init(strategy: ScheduleStrategy, seed: UInt64) {
         state = Lock(ScheduleStateMachine(strategy: strategy, seed: seed))
@@ -43,7 +47,7 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job)) }, after: nil)
+        act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job)) })
     }
 
     /// Runs the schedule's jobs on the calling thread until the body has
@@ -65,13 +69,13 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
                     return .tooLong(steps: steps)
                 }
                 job.runSynchronously(on: me)
-            case .idle(let sleepers):
-                if phase == .draining && !sleepers {
+            case .idle(sleepers: true):
+                // Nothing can run: time moves, at once (waiting for work from
+                // outside would make the order depend on real time).
+                for waker in state.withLock({ $0.advanceTime() }) { waker.resume(returning: nil) }
+            case .idle(sleepers: false):
+                if phase == .draining {
                     if end(abandoned: false, onlyIfIdle: true) { return .finished }
-                } else if sleepers {
-                    if wakeUp.wait(timeout: .now() + Self.settle) == .timedOut {
-                        _ = state.withLock { $0.advanceTime() }
-                    }
                 } else if wakeUp.wait(timeout: .now() + Self.interval(deadlockGrace)) == .timedOut {
                     if end(abandoned: abandonsStuck, onlyIfIdle: true) { return .deadlock(steps: steps) }
                 }
@@ -91,24 +95,47 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
     /// False when a job became runnable meanwhile and `onlyIfIdle`.
     private func end(abandoned: Bool, onlyIfIdle: Bool, plus job: UnownedJob? = nil) -> Bool {
         guard let left = state.withLock({ $0.end(abandoned: abandoned, onlyIfIdle: onlyIfIdle) }) else { return false }
+        endedAt.withLock { $0 = ContinuousClock.now }
+        // Abandoned: the stuck tasks' sleepers stay asleep, as their jobs are dropped.
         guard !abandoned else { return true }
         for job in left.jobs + (job.map { [$0] } ?? []) { runConcurrently(job) }
-        for sleeper in left.sleepers { act(on: .forward(sleeper.job), after: sleeper.delay) }
+        for sleeper in left.sleepers { sleeper.waker.resume(returning: max(.zero, sleeper.left)) }
         return true
     }
 
-    private func act(on enqueued: ScheduleStateMachine<UnownedJob>.Enqueued, after delay: Duration?) {
+    /// `ScheduleClock.now` in this schedule: virtual time, then, once it
+    /// ended, real time from where virtual time stopped.
+    var now: ContinuousClock.Instant {
+        let virtual = state.withLock { $0.now }
+        guard let ended = endedAt.withLock({ $0 }) else { return origin + virtual }
+        return origin + virtual + (ContinuousClock.now - ended)
+    }
+
+    /// A `ScheduleClock` sleep of a task of this schedule (or one it made):
+    /// waits until virtual time reaches `deadline`; cancellation throws
+    /// `CancellationError`. Once the schedule is over, sleeps on real time.
+    func sleep(until deadline: ContinuousClock.Instant) async throws {
+        let id = state.withLock { $0.startSleep() }
+        let left: Duration? = try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (waker: Waker) in
+                switch state.withLock({ $0.sleep(id, until: origin.duration(to: deadline), waker: waker) }) {
+                case .asleep: wakeUp.signal()
+                case .due: waker.resume(returning: nil)
+                case .cancelled: waker.resume(throwing: CancellationError())
+                case .ended: waker.resume(returning: now.duration(to: deadline))
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.cancelSleep(id) }?.resume(throwing: CancellationError())
+        }
+        if let left, left > .zero { try await ContinuousClock().sleep(for: left) }
+    }
+
+    private func act(on enqueued: ScheduleStateMachine<UnownedJob, Waker>.Enqueued) {
         switch enqueued {
         case .queued: wakeUp.signal()
         case .drop: break
-        case .forward(let job):
-            if let delay, delay > .zero {
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(delay)) { [self] in
-                    job.runSynchronously(on: asUnownedTaskExecutor())
-                }
-            } else {
-                runConcurrently(job)
-            }
+        case .forward(let job): runConcurrently(job)
         }
     }
 

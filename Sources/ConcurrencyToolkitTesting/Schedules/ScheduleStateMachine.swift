@@ -2,10 +2,12 @@
 /// do out; no lock, no thread. `ScheduleExecutor` holds it under its lock and
 /// does what it says after unlocking.
 ///
-/// Jobs wait in enqueue order; the picker chooses among them. A sleeping job
-/// waits on virtual time, which moves only when nothing else can run
-/// (``advanceTime()``), to the earliest deadline: a 60 s sleep costs a step.
-struct ScheduleStateMachine<Job> {
+/// Jobs wait in enqueue order; the picker chooses among them. A sleep on
+/// `ScheduleClock` waits on virtual time (its `Waker` is what resumes it),
+/// which moves only when nothing else can run (``advanceTime()``), to the
+/// earliest deadline: a 60 s sleep costs a step. A bare `Task.sleep` never
+/// gets here (Documentation/MakingRacesReproducible.md, "Time").
+struct ScheduleStateMachine<Job, Waker> {
     enum Phase: Equatable {
         /// The body runs; jobs are picked one at a time.
         case exploring
@@ -30,6 +32,18 @@ struct ScheduleStateMachine<Job> {
         case idle(sleepers: Bool)
     }
 
+    /// What became of a sleep handed to ``sleep(_:until:waker:)``.
+    enum Slept {
+        /// It waits for virtual time to reach its deadline.
+        case asleep
+        /// Its deadline is not after now: resume the waker at once.
+        case due
+        /// Its task was cancelled before it slept: resume the waker with the error.
+        case cancelled
+        /// The schedule is over: the sleep takes its real time.
+        case ended
+    }
+
     private struct Entry {
         let job: Job
         let task: Int
@@ -37,12 +51,15 @@ struct ScheduleStateMachine<Job> {
 
     private struct Sleeper {
         let deadline: Duration
-        let order: Int
-        let entry: Entry
+        let id: Int
+        let waker: Waker
     }
 
     private var runnable: [Entry] = []
+    /// In deadline order, ties by arrival (the id).
     private var sleepers: [Sleeper] = []
+    /// Sleeps numbered but not yet asleep, and which of those were cancelled.
+    private var starting: [Int: Bool] = [:]
     private var sleeps = 0
     private var tasks: [UInt: Int] = [:]
     private var picker: SchedulePicker
@@ -67,18 +84,34 @@ struct ScheduleStateMachine<Job> {
         }
     }
 
-    /// A job that runs `delay` from now, on virtual time. Over, the schedule
-    /// hands it back to be run after `delay` of real time.
-    mutating func enqueue(_ job: Job, key: UInt, after delay: Duration) -> Enqueued {
-        switch phase {
-        case .ended(let abandoned): return abandoned ? .drop : .forward(job)
-        case .exploring, .draining:
-            sleeps += 1
-            let sleeper = Sleeper(deadline: now + max(delay, .zero), order: sleeps, entry: Entry(job: job, task: task(key)))
-            let index = sleepers.firstIndex { ($0.deadline, $0.order) > (sleeper.deadline, sleeper.order) } ?? sleepers.endIndex
-            sleepers.insert(sleeper, at: index)
-            return .queued
+    /// Numbers a sleep about to start: its place among equal deadlines, and
+    /// the name ``cancelSleep(_:)`` knows it by before it is asleep.
+    mutating func startSleep() -> Int {
+        sleeps += 1
+        starting[sleeps] = false
+        return sleeps
+    }
+
+    /// Puts sleep `id` to sleep until `deadline` (virtual time since the start).
+    mutating func sleep(_ id: Int, until deadline: Duration, waker: Waker) -> Slept {
+        if starting.removeValue(forKey: id) == true { return .cancelled }
+        if case .ended = phase { return .ended }
+        if deadline <= now { return .due }
+        let sleeper = Sleeper(deadline: deadline, id: id, waker: waker)
+        let index = sleepers.firstIndex { ($0.deadline, $0.id) > (deadline, id) } ?? sleepers.endIndex
+        sleepers.insert(sleeper, at: index)
+        return .asleep
+    }
+
+    /// The sleep's task was cancelled: the waker to resume with the error, if
+    /// it still sleeps; a sleep not yet asleep is refused when it gets there.
+    mutating func cancelSleep(_ id: Int) -> Waker? {
+        if starting[id] != nil {
+            starting[id] = true
+            return nil
         }
+        guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return sleepers.remove(at: index).waker
     }
 
     /// The job to run next, removed from the list, or why there is none.
@@ -88,16 +121,15 @@ struct ScheduleStateMachine<Job> {
         return .run(take())
     }
 
-    /// Moves virtual time to the earliest deadline and makes every sleeper
-    /// due then runnable, in deadline order. False when no one sleeps.
-    mutating func advanceTime() -> Bool {
-        guard let first = sleepers.first else { return false }
+    /// Moves virtual time to the earliest deadline and returns every sleeper
+    /// due then, in deadline order, ties by arrival: resume them in that
+    /// order. Empty when no one sleeps.
+    mutating func advanceTime() -> [Waker] {
+        guard let first = sleepers.first else { return [] }
         now = max(now, first.deadline)
-        while let due = sleepers.first, due.deadline <= now {
-            runnable.append(due.entry)
-            sleepers.removeFirst()
-        }
-        return true
+        let due = sleepers.prefix { $0.deadline <= now }
+        sleepers.removeFirst(due.count)
+        return due.map(\.waker)
     }
 
     /// The body returned or threw: drain what is left.
@@ -105,14 +137,17 @@ struct ScheduleStateMachine<Job> {
         if case .exploring = phase { phase = .draining }
     }
 
-    /// Ends the schedule and returns what was left: to forward, or to drop
-    /// when `abandoned`. With `onlyIfIdle`, refuses (nil) while a job can
-    /// run: a late enqueue won the race against the driver's verdict.
-    mutating func end(abandoned: Bool, onlyIfIdle: Bool) -> (jobs: [Job], sleepers: [(job: Job, delay: Duration)])? {
+    /// Ends the schedule and returns what was left: to forward (sleepers with
+    /// the virtual time they still had to sleep), or to drop when
+    /// `abandoned`. With `onlyIfIdle`, refuses (nil) while a job can run: a
+    /// late enqueue won the race against the driver's verdict.
+    mutating func end(
+        abandoned: Bool, onlyIfIdle: Bool
+    ) -> (jobs: [Job], sleepers: [(waker: Waker, left: Duration)])? {
         if onlyIfIdle && !runnable.isEmpty { return nil }
         if case .ended = phase { return ([], []) }
         phase = .ended(abandoned: abandoned)
-        let left = (runnable.map(\.job), sleepers.map { ($0.entry.job, $0.deadline - now) })
+        let left = (runnable.map(\.job), sleepers.map { ($0.waker, $0.deadline - now) })
         runnable = []
         sleepers = []
         return left

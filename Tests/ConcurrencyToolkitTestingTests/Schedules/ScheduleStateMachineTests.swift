@@ -33,37 +33,65 @@ import Testing
     }
 
     @Test func sleepersWakeInDeadlineOrderWhenNothingElseRuns() {
-        var machine = ScheduleStateMachine<String>(strategy: .random, seed: 1)
-        _ = machine.enqueue("late", key: 1, after: .seconds(60))
-        _ = machine.enqueue("early", key: 2, after: .seconds(10))
-        _ = machine.enqueue("also early", key: 3, after: .seconds(10))
+        var machine = ScheduleStateMachine<String, String>(strategy: .random, seed: 1)
+        for (waker, seconds) in [("late", 60), ("early", 10), ("also early", 10)] {
+            let id = machine.startSleep()
+            guard case .asleep = machine.sleep(id, until: .seconds(seconds), waker: waker) else {
+                Issue.record("asleep"); return
+            }
+        }
         _ = machine.enqueue("now", key: 4)
         guard case .run("now") = machine.next() else { Issue.record("the runnable job first"); return }
         guard case .idle(sleepers: true) = machine.next() else { Issue.record("idle with sleepers"); return }
-        let advanced = machine.advanceTime()
-        #expect(advanced)
+        #expect(machine.advanceTime() == ["early", "also early"], "deadline order, ties by arrival")
         #expect(machine.now == .seconds(10))
-        var woken: [String] = []
-        while case .run(let job) = machine.next() { woken.append(job) }
-        #expect(Set(woken) == ["early", "also early"])
-        let advancedAgain = machine.advanceTime()
-        #expect(advancedAgain)
+        #expect(machine.advanceTime() == ["late"])
         #expect(machine.now == .seconds(60))
-        guard case .run("late") = machine.next() else { Issue.record("the last sleeper"); return }
-        let nothingLeft = !machine.advanceTime()
-        #expect(nothingLeft)
+        #expect(machine.advanceTime().isEmpty)
+        guard case .idle(sleepers: false) = machine.next() else { Issue.record("idle, no one asleep"); return }
+        let id = machine.startSleep()
+        guard case .due = machine.sleep(id, until: .seconds(30), waker: "past") else { Issue.record("due"); return }
+    }
+
+    @Test func aCancelledSleepIsTakenOutOrRefused() {
+        var machine = ScheduleStateMachine<Int, String>(strategy: .random, seed: 1)
+        let asleep = machine.startSleep()
+        _ = machine.sleep(asleep, until: .seconds(5), waker: "asleep")
+        #expect(machine.cancelSleep(asleep) == "asleep")
+        #expect(machine.advanceTime().isEmpty, "a cancelled sleeper never wakes")
+        let early = machine.startSleep()
+        #expect(machine.cancelSleep(early) == nil, "not asleep yet")
+        guard case .cancelled = machine.sleep(early, until: .seconds(5), waker: "early") else {
+            Issue.record("refused"); return
+        }
+        #expect(machine.cancelSleep(early) == nil)
+    }
+
+    @Test func anEndedScheduleHandsBackItsSleepersWithTheTimeLeft() {
+        var machine = ScheduleStateMachine<Int, String>(strategy: .random, seed: 1)
+        _ = machine.sleep(machine.startSleep(), until: .seconds(5), waker: "short")
+        _ = machine.sleep(machine.startSleep(), until: .seconds(8), waker: "long")
+        _ = machine.advanceTime()
+        let left = machine.end(abandoned: false, onlyIfIdle: true)
+        #expect(left?.sleepers.map(\.waker) == ["long"])
+        #expect(left?.sleepers.map(\.left) == [.seconds(3)])
+        guard case .ended = machine.sleep(machine.startSleep(), until: .seconds(9), waker: "late") else {
+            Issue.record("over: real time"); return
+        }
     }
 
     @Test func anEndedScheduleForwardsAndAnAbandonedOneDrops() {
-        var finished = ScheduleStateMachine<Int>(strategy: .random, seed: 1)
+        var finished = ScheduleStateMachine<Int, Int>(strategy: .random, seed: 1)
         finished.bodyFinished()
         #expect(finished.phase == .draining)
-        _ = finished.enqueue(1, key: 1, after: .seconds(5))
-        let left = finished.end(abandoned: false, onlyIfIdle: true)
-        #expect(left?.sleepers.map(\.delay) == [.seconds(5)])
+        _ = finished.enqueue(1, key: 1)
+        let refusedWhileRunnable = finished.end(abandoned: false, onlyIfIdle: true) == nil
+        #expect(refusedWhileRunnable)
+        let left = finished.end(abandoned: false, onlyIfIdle: false)
+        #expect(left?.jobs == [1], "what was left is handed back to be forwarded")
         guard case .forward(2) = finished.enqueue(2, key: 2) else { Issue.record("forwarded"); return }
 
-        var stuck = ScheduleStateMachine<Int>(strategy: .random, seed: 1)
+        var stuck = ScheduleStateMachine<Int, Int>(strategy: .random, seed: 1)
         _ = stuck.enqueue(1, key: 1)
         let refused = stuck.end(abandoned: true, onlyIfIdle: true) == nil
         #expect(refused, "a job can still run: no deadlock")
@@ -74,8 +102,8 @@ import Testing
     }
 
     @Test func tasksAreNumberedByFirstAppearanceNotAddress() {
-        var a = ScheduleStateMachine<Int>(strategy: .pct(depth: 1), seed: 5)
-        var b = ScheduleStateMachine<Int>(strategy: .pct(depth: 1), seed: 5)
+        var a = ScheduleStateMachine<Int, Int>(strategy: .pct(depth: 1), seed: 5)
+        var b = ScheduleStateMachine<Int, Int>(strategy: .pct(depth: 1), seed: 5)
         for (job, key) in [(1, UInt(0x1000)), (2, 0x2000), (3, 0x1000)] { _ = a.enqueue(job, key: key) }
         for (job, key) in [(1, UInt(0x9000)), (2, 0x5000), (3, 0x9000)] { _ = b.enqueue(job, key: key) }
         var orderA: [Int] = [], orderB: [Int] = []
