@@ -51,11 +51,11 @@ private let labelCounter = Atomic<Int>(0)
 func contentionsRecorded(
     threshold: Duration, label: String, _ operation: () async -> Void
 ) async -> [ActorContention] {
-    let reports = Lock<[ActorContention]>([])
+    let reports = Collected<ActorContention>()
     await ActorContentionDetector.recording(threshold: threshold, report: { report in
-        reports.withLock { $0.append(report) }
+        reports.append(report)
     }) {
         await operation()
     }
-    return reports.withLock { $0 }.filter { $0.label == label }
+    return reports.values.filter { $0.label == label }
 }
