@@ -9,6 +9,8 @@
 //   ROUNDS=10 IDLE_SECONDS=10 StallLatencyHarness
 //   BLOCK_MS=300 ROUNDS=20 IDLE_SECONDS=0 StallLatencyHarness   (blocks just above the threshold:
 //                          how many are reported, and how many with stacks)
+//   CONTINUOUS_SECONDS=10 ROUNDS=0 IDLE_SECONDS=0 StallLatencyHarness   (issue 39's runs
+//                          under load: Continuous.swift)
 //
 // First, the idle cost: the process's CPU time over IDLE_SECONDS of sleep
 // without the detector, then with it started (0 skips it).
@@ -126,17 +128,23 @@ let cases = [
             }
             return ended.firstEnd.withLock { $0 } ?? .now
         },
-        matches: { $0.kind == .cooperativePoolBlocked && $0.priority == .medium }),
+        // Any priority: one block reported at two priorities is two reports.
+        matches: { $0.kind == .cooperativePoolBlocked }),
 ]
 
 
 // Let every probe run once (the main actor's needs the main queue drained).
 try await Task.sleep(for: .seconds(1))
+if let seconds = getenv("CONTINUOUS_SECONDS").flatMap({ Int(String(cString: $0)) }), seconds > 0 {
+    try await continuousRuns(
+        seconds: seconds, cores: cores, received: { received.withLock { $0.map(\.stall) } },
+        reset: { received.withLock { $0.removeAll() } })
+}
 print("StallDetector report latency, defaults (threshold \(milliseconds(threshold)) ms, probe interval \(milliseconds(interval)) ms, bound \(milliseconds(bound)) ms after the end), 1 + \(rounds) blocks of \(milliseconds(block)) ms per case")
 print("")
 print("| block | first report after the end | blocks after it | reported (with stacks) | one ended report | after the end: min | median | max | within bound | ended duration ÷ block, median (min–max) |")
 print("|---|---|---|---|---|---|---|---|---|---|")
-for test in cases {
+for test in cases where rounds > 0 {
     var first = Double.nan
     var latencies: [Double] = []
     var ratios: [Double] = []
