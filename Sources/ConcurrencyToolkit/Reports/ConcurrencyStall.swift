@@ -166,11 +166,11 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
         guard let hostDelay else { return false }
         return hostDelay * 2 >= duration
     }
-    /// For a ``Kind/cooperativePoolBlocked`` stall: how long the main actor
-    /// ran no job during it only because its queue waited for a pool thread
-    /// (after an async `main`, Linux drains the main queue on the pool's
-    /// threads). That main-actor stall is part of this report, not one of
-    /// its own. `nil` when the main actor was not held up.
+    /// For a ``Kind/cooperativePoolBlocked`` stall: how long, in all, the
+    /// main actor ran no job during it only because its queue waited for a
+    /// pool thread (after an async `main`, Linux drains the main queue on
+    /// the pool's threads). Those main-actor stalls are part of this report,
+    /// not reports of their own. `nil` when the main actor was not held up.
     ///
     /// ```swift
     /// if let held = stall.mainActorDelay { logger.info("the UI waited \(held) for the pool too") }

@@ -24,17 +24,36 @@ enum MainQueue {
     static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 
     /// Whether Dispatch's worker threads drain the main queue: the main
-    /// thread has exited (an async `main` calls `dispatch_main()`, which
-    /// ends it with `pthread_exit`; Linux keeps it as a zombie, state `Z`
-    /// in `/proc/self/task/PID/stat`). Then a blocked pool holds the main
-    /// actor up too. Reads a file: call it where a report is made, not per look.
+    /// thread is parked in `dispatch_main()`, which an async `main` calls.
+    /// Linux's libdispatch ends the main thread there with `pthread_exit`,
+    /// and its thread-exit handler then waits in `sigsuspend` for good (seen
+    /// in a release program's `/proc/PID/task/PID/syscall`: call 130 on
+    /// x86-64); a main thread that did exit is a zombie, state `Z`. Then a
+    /// blocked pool holds the main actor up too. Reads a file or two: call
+    /// it where a report is made, not per look.
     static var isDrainedByWorkerThreads: Bool {
         #if os(Linux)
-        ThreadStatus.readSmallFile("/proc/self/task/\(getpid())/stat").map(hasExited(statLine:)) ?? false
+        let main = UInt64(getpid())
+        if isParkedInDispatchMain(ThreadStatus.of(thread: main)) { return true }
+        return ThreadStatus.readSmallFile("/proc/self/task/\(main)/stat").map(hasExited(statLine:)) ?? false
         #else
         return false
         #endif
     }
+
+    #if os(Linux)
+    /// Whether a thread's status is the wait of `dispatch_main()`: asleep in `rt_sigsuspend`.
+    static func isParkedInDispatchMain(_ status: ThreadStatus) -> Bool {
+        guard case .blocked(let call) = status else { return false }
+        #if arch(x86_64)
+        return call.number == 130
+        #elseif arch(arm64)
+        return call.number == 133
+        #else
+        return false
+        #endif
+    }
+    #endif
 
     /// Whether a `stat` line's state, the letter after the name in
     /// parentheses (which may hold spaces and parentheses), is `Z`.

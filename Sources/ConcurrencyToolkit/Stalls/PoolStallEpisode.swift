@@ -59,9 +59,11 @@ struct PoolStallEpisode {
         report = merged
     }
 
-    /// A main-actor stall of `waited` nanoseconds that only mirrors this one.
+    /// A main-actor stall of `waited` nanoseconds that only mirrors this
+    /// one. A long block can hold the main actor up several times (a pool
+    /// thread free for a moment drains it once): their sum is reported.
     mutating func foldMainActor(waited: UInt64) {
-        mainActorWaited = max(mainActorWaited ?? 0, waited)
+        mainActorWaited = (mainActorWaited ?? 0) &+ waited
     }
 
     /// After a look: the one report of the episode once no priority stalls
@@ -71,7 +73,8 @@ struct PoolStallEpisode {
         let duration = end &- since
         merged.duration = .nanoseconds(Int64(clamping: duration))
         merged.hostDelay = hostShare.map { .nanoseconds(Int64(clamping: UInt64(Double(duration) * $0))) }
-        merged.mainActorDelay = mainActorWaited.map { .nanoseconds(Int64(clamping: $0)) }
+        // A main-actor stall can begin before the pool's probe is sent: only its part inside counts.
+        merged.mainActorDelay = mainActorWaited.map { .nanoseconds(Int64(clamping: min($0, duration))) }
         self = PoolStallEpisode()
         return merged
     }

@@ -84,7 +84,8 @@ import TestSupport
             kind: .cooperativePoolBlocked, duration: .zero, threads: [.init(id: 1, backtrace: ["a"]), .init(id: 2, backtrace: ["b"])])
         episode.add(first, since: 100_000_000, end: 400_000_000, hostShare: 0.8)
         episode.add(second, since: 50_000_000, end: 380_000_000, hostShare: nil)
-        episode.foldMainActor(waited: 300_000_000)
+        episode.foldMainActor(waited: 200_000_000)
+        episode.foldMainActor(waited: 100_000_000)  // held up twice in one block: in all
         let report = episode.close(poolLasting: false)
         #expect(report?.threads.map(\.id) == [1, 2])
         #expect(report?.duration == .milliseconds(350))
@@ -103,3 +104,19 @@ import TestSupport
         #expect(!MainQueue.hasExited(statLine: ""))
     }
 }
+
+#if os(Linux)
+extension MainQueueDrainTests {
+    /// An async `main`'s main thread, read from /proc while a release program
+    /// ran: `130 0x7fe7dbd5a078 0x8 0x10 0x7fe7db13f828 0x0 0x7ffee28c2d87 0x7ffee28c2ea0 0x7fe7db170301`.
+    @Test func aMainThreadParkedInDispatchMainWaitsInSigsuspend() {
+        let parked = ThreadStatus.parse(
+            syscallLine: "130 0x7fe7dbd5a078 0x8 0x10 0x7fe7db13f828 0x0 0x7ffee28c2d87 0x7ffee28c2ea0 0x7fe7db170301\n")
+        #if arch(x86_64)
+        #expect(MainQueue.isParkedInDispatchMain(parked))
+        #endif
+        #expect(!MainQueue.isParkedInDispatchMain(.running))
+        #expect(!MainQueue.isParkedInDispatchMain(ThreadStatus.parse(syscallLine: "7 0x1 0x2 0x3 0x4 0x5 0x6 0x7ff 0x7fe\n")))
+    }
+}
+#endif
