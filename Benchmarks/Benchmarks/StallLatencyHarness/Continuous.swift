@@ -27,8 +27,10 @@ struct Tally {
     var poolDurations: [Double] = []
 
     init(_ reports: [ConcurrencyStall]) {
+        let verbose = getenv("PRINT_REPORTS") != nil
         for stall in reports where !stall.isOngoing {
             let text = stall.description
+            if verbose { print("  " + (text.split(separator: "\n").prefix(3).joined(separator: " / "))) }
             if stall.kind == .mainActorBlocked { main += 1 } else { pool += 1 }
             if text.contains("the main actor waited") { mainInsidePool += 1 }
             if text.contains("not this program's stall") { hostsFault += 1 }
