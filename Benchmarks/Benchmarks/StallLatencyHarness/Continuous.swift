@@ -32,7 +32,7 @@ struct Tally {
             let text = stall.description
             if verbose { print("  " + (text.split(separator: "\n").prefix(3).joined(separator: " / "))) }
             if stall.kind == .mainActorBlocked { main += 1 } else { pool += 1 }
-            if text.contains("the main actor waited") { mainInsidePool += 1 }
+            if text.contains("the main actor waited") || text.contains("the main actor, whose queue") { mainInsidePool += 1 }
             if text.contains("not this program's stall") { hostsFault += 1 }
             if stall.kind == .cooperativePoolBlocked { poolDurations.append(milliseconds(stall.duration)) }
         }

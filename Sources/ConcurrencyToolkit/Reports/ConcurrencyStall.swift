@@ -219,7 +219,7 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
                 + (isCausedByHost ? " (other processes held the cores: not this program's stall)" : "")
         }
         if let mainActorDelay {
-            text += "; the main actor waited \(Self.milliseconds(mainActorDelay)) ms of it for a pool thread"
+            text += "; the main actor, whose queue the pool's threads drain, ran no job for \(Self.milliseconds(mainActorDelay)) ms of it"
         }
         if threads.isEmpty {
             text += "; no backtrace (see Documentation/StallDetection.md)."

@@ -90,7 +90,7 @@ import TestSupport
         #expect(report?.threads.map(\.id) == [1, 2])
         #expect(report?.duration == .milliseconds(350))
         #expect(report?.hostDelay == .milliseconds(280))
-        #expect(report?.description.contains("; the main actor waited 300 ms of it for a pool thread") == true)
+        #expect(report?.description.contains("; the main actor, whose queue the pool's threads drain, ran no job for 300 ms of it") == true)
     }
 }
 
