@@ -7,6 +7,10 @@
 // of the watchdog's look cycle. Run by Scripts/stall-detector.sh.
 //
 //   ROUNDS=10 IDLE_SECONDS=10 StallLatencyHarness
+//   BLOCK_MS=300 ROUNDS=20 IDLE_SECONDS=0 StallLatencyHarness   (blocks just above the threshold:
+//                          how many are reported, and how many with stacks)
+//   CONTINUOUS_SECONDS=10 ROUNDS=0 IDLE_SECONDS=0 StallLatencyHarness   (issue 39's runs
+//                          under load: Continuous.swift)
 //
 // First, the idle cost: the process's CPU time over IDLE_SECONDS of sleep
 // without the detector, then with it started (0 skips it).
@@ -27,8 +31,9 @@ let interval = StallDetector.defaultProbeInterval
 /// the main actor, two for the pool (its end is confirmed by a prompt probe),
 /// plus one interval for the look and the symbolication.
 let bound = interval * 3
-/// Long enough to be a stall at any phase of the look cycle.
-let block = Duration.milliseconds(900)
+/// Long enough to be a stall at any phase of the look cycle (BLOCK_MS: shorter
+/// ones, to see which lengths are reliably caught).
+let block = Duration.milliseconds(Int(getenv("BLOCK_MS").map { String(cString: $0) } ?? "") ?? 900)
 let rounds = Int(getenv("ROUNDS").map { String(cString: $0) } ?? "") ?? 10
 
 struct Received: Sendable {
@@ -123,21 +128,29 @@ let cases = [
             }
             return ended.firstEnd.withLock { $0 } ?? .now
         },
-        matches: { $0.kind == .cooperativePoolBlocked && $0.priority == .medium }),
+        // Any priority: one block reported at two priorities is two reports.
+        matches: { $0.kind == .cooperativePoolBlocked }),
 ]
 
 
 // Let every probe run once (the main actor's needs the main queue drained).
 try await Task.sleep(for: .seconds(1))
+if let seconds = getenv("CONTINUOUS_SECONDS").flatMap({ Int(String(cString: $0)) }), seconds > 0 {
+    try await continuousRuns(
+        seconds: seconds, cores: cores, received: { received.withLock { $0.map(\.stall) } },
+        reset: { received.withLock { $0.removeAll() } })
+}
 print("StallDetector report latency, defaults (threshold \(milliseconds(threshold)) ms, probe interval \(milliseconds(interval)) ms, bound \(milliseconds(bound)) ms after the end), 1 + \(rounds) blocks of \(milliseconds(block)) ms per case")
 print("")
-print("| block | first report after the end | blocks after it | one ended report | after the end: min | median | max | within bound | ended duration ÷ block, median (min–max) |")
-print("|---|---|---|---|---|---|---|---|---|")
-for test in cases {
+print("| block | first report after the end | blocks after it | reported (with stacks) | one ended report | after the end: min | median | max | within bound | ended duration ÷ block, median (min–max) |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for test in cases where rounds > 0 {
     var first = Double.nan
     var latencies: [Double] = []
     var ratios: [Double] = []
     var single = 0
+    var reported = 0
+    var withStacks = 0
     // Round 0 is the first stall of its kind: its report includes the
     // one-time reading of the binary's debug information (symbolication).
     for round in 0...rounds {
@@ -163,13 +176,15 @@ for test in cases {
             continue
         }
         if ended.count == 1 && reports.count == 1 { single += 1 }
+        if !ended.isEmpty { reported += 1 }
+        if ended.contains(where: { !$0.stall.threads.isEmpty }) { withStacks += 1 }
         if let latency { latencies.append(latency) }
         if let report = ended.first { ratios.append(milliseconds(report.stall.duration) / milliseconds(block)) }
     }
     latencies.sort()
     ratios.sort()
     let within = latencies.filter { $0 <= milliseconds(bound) }.count
-    print("| \(test.name) | \(format(first)) ms | \(rounds) | \(single) of \(rounds) | \(format(latencies.first ?? .nan)) ms | \(format(median(latencies))) ms "
+    print("| \(test.name) | \(format(first)) ms | \(rounds) | \(reported) (\(withStacks)) | \(single) of \(rounds) | \(format(latencies.first ?? .nan)) ms | \(format(median(latencies))) ms "
         + "| \(format(latencies.last ?? .nan)) ms | \(within) of \(rounds) | \(format(median(ratios), places: 3)) (\(format(ratios.first ?? .nan, places: 3))–\(format(ratios.last ?? .nan, places: 3))) |")
 }
 StallDetector.stop()

@@ -146,6 +146,36 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// metrics.increment("stall.pool.\(stall.priorityName ?? "main")")
     /// ```
     public var priorityName: String? { priority.map(Self.name) }
+    /// How much of ``duration`` the blocking threads spent runnable but
+    /// waiting for a CPU, because other processes held the cores (Linux
+    /// `schedstat`, read while the stall lasted and scaled to its length).
+    /// `nil` when not measured: no blocking thread was captured, or not Linux.
+    ///
+    /// ```swift
+    /// if let host = stall.hostDelay { metrics.record("stall_host_ms", host) }
+    /// ```
+    public var hostDelay: Duration?
+    /// Whether the host, not the program, made this stall: at least half of
+    /// ``duration`` was ``hostDelay``. Count such a report against the
+    /// machine's load, not against your code.
+    ///
+    /// ```swift
+    /// guard !stall.isCausedByHost else { return metrics.increment("stall.busy_host") }
+    /// ```
+    public var isCausedByHost: Bool {
+        guard let hostDelay else { return false }
+        return hostDelay * 2 >= duration
+    }
+    /// For a ``Kind/cooperativePoolBlocked`` stall: how long, in all, the
+    /// main actor ran no job during it only because its queue waited for a
+    /// pool thread (after an async `main`, Linux drains the main queue on
+    /// the pool's threads). Those main-actor stalls are part of this report,
+    /// not reports of their own. `nil` when the main actor was not held up.
+    ///
+    /// ```swift
+    /// if let held = stall.mainActorDelay { logger.info("the UI waited \(held) for the pool too") }
+    /// ```
+    public var mainActorDelay: Duration?
     /// Which stall this report is about: the ongoing and the ended report of
     /// one stall share it.
     package var serial: UInt64 = 0
@@ -184,6 +214,13 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
                 ? "the cooperative pool started no job" + (priorityName.map { " of priority \($0)" } ?? "")
                 : "\(kind)"
         var text = "\(what) for \(Self.milliseconds(duration)) ms\(isOngoing ? " so far" : " (ended)")"
+        if let hostDelay {
+            text += "; the host: \(Self.milliseconds(hostDelay)) ms of the \(Self.milliseconds(duration)) ms waiting for a CPU"
+                + (isCausedByHost ? " (other processes held the cores: not this program's stall)" : "")
+        }
+        if let mainActorDelay {
+            text += "; the main actor, whose queue the pool's threads drain, ran no job for \(Self.milliseconds(mainActorDelay)) ms of it"
+        }
         if threads.isEmpty {
             text += "; no backtrace (see Documentation/StallDetection.md)."
         }

@@ -34,7 +34,7 @@ import Darwin
 /// elsewhere the lists are empty.
 ///
 /// ```swift
-/// let threads = StallBlame().blockingThreads(for: [.mainActorBlocked])
+/// let threads = StallBlame().blockingThreads(for: [.mainActorBlocked]).threads
 /// ```
 struct StallBlame {
     private let canCapture: Bool
@@ -50,13 +50,19 @@ struct StallBlame {
         ownThread = CurrentThread.id
     }
 
+    /// What a capture found: the threads blocking each kind, and their
+    /// run-queue waits read right after the capture, before the slow
+    /// symbolication (where ``StallHostDelay`` starts watching).
+    struct Blamed {
+        var threads: [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] = [:]
+        var waits = StallHostDelay.Reading(at: 0, waits: [:])
+    }
+
     /// The threads blocking each of `kinds`, with their frames: the main
     /// actor's are those draining the main queue (``ThreadStacks`` tells).
-    func blockingThreads(
-        for kinds: Set<ConcurrencyStall.Kind>
-    ) -> [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] {
+    func blockingThreads(for kinds: Set<ConcurrencyStall.Kind>) -> Blamed {
         #if os(Linux) && canImport(Glibc)
-        guard canCapture else { return [:] }
+        guard canCapture else { return Blamed() }
         let mainQueue = ThreadStackCapture.mainQueueLabel
         let regions = MemoryRegions.current()
         var captured: [(id: UInt64, capture: ThreadStackCapture.Capture, call: Int?)] = []
@@ -69,6 +75,7 @@ struct StallBlame {
             else { continue }
             captured.append((id, capture, call))
         }
+        let waits = StallHostDelay.read(threads: captured.map(\.id), now: MonotonicClock.now)
         // Symbolicate after every capture, so the threads are seen close together.
         var result: [ConcurrencyStall.Kind: [ConcurrencyStall.BlockedThread]] = [:]
         for kind in kinds {
@@ -79,9 +86,9 @@ struct StallBlame {
             }
             result[kind] = threads
         }
-        return result
+        return Blamed(threads: result, waits: waits)
         #else
-        return [:]
+        return Blamed()
         #endif
     }
 

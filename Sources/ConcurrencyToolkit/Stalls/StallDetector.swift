@@ -31,7 +31,10 @@ import Darwin
 /// and one still lasting at exit is reported then. The ended report comes
 /// within a probe interval of the stall's end (two for the pool, whose
 /// stall ends at a probe that runs promptly); ``waitForEndedReports(within:)``
-/// waits for it.
+/// waits for it. A probe is sent up to one interval after a block begins,
+/// so a block of `threshold + probeInterval` or longer is always reported
+/// (350 ms at the defaults), a shorter one above the threshold only
+/// sometimes (Documentation/StallDetection.md, "Which stalls are caught").
 ///
 /// It changes nothing in the program it watches: a thread asleep in the
 /// kernel (`read`, `poll`, `usleep`, a lock) is read from `/proc` and memory,

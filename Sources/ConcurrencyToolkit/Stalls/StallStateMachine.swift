@@ -48,6 +48,12 @@ struct StallStateMachine {
     /// The send time of the last answered probe already looked at.
     private var lastAnswered: UInt64?
     private var nextSerial: UInt64 = 0
+    /// The start and end of the stall last reported ended (its `waited` is
+    /// their difference): what ``PoolStallEpisode`` merges by.
+    private(set) var lastEnded: (since: UInt64, end: UInt64)?
+
+    /// Whether a stall lasts, or waits for the prompt answer that ends it.
+    var isLasting: Bool { ongoing != nil || ending != nil }
 
     init(endsOnPromptAnswer: Bool = false) {
         self.endsOnPromptAnswer = endsOnPromptAnswer
@@ -62,13 +68,13 @@ struct StallStateMachine {
             if let stall = ongoing, stall.probe == answered.sentAt {
                 ongoing = nil
                 guard endsOnPromptAnswer else {
-                    return .reportEnded(serial: stall.serial, waited: answered.ranAt &- stall.since)
+                    return ended(serial: stall.serial, since: stall.since, end: answered.ranAt)
                 }
                 ending = (stall.serial, stall.since, answered.ranAt)
             } else if waited >= threshold {
                 if !endsOnPromptAnswer {
                     nextSerial += 1
-                    return .reportEnded(serial: nextSerial, waited: waited)
+                    return ended(serial: nextSerial, since: answered.sentAt, end: answered.ranAt)
                 }
                 if ending == nil {
                     nextSerial += 1
@@ -78,7 +84,7 @@ struct StallStateMachine {
                 }
             } else if let stall = ending {
                 ending = nil
-                return .reportEnded(serial: stall.serial, waited: stall.lastAnswer &- stall.since)
+                return ended(serial: stall.serial, since: stall.since, end: stall.lastAnswer)
             }
         }
         if let pendingSince, ongoing == nil, now >= pendingSince, now &- pendingSince >= threshold {
@@ -100,6 +106,11 @@ struct StallStateMachine {
     mutating func finish() -> Action {
         guard let stall = ending else { return .none }
         ending = nil
-        return .reportEnded(serial: stall.serial, waited: stall.lastAnswer &- stall.since)
+        return ended(serial: stall.serial, since: stall.since, end: stall.lastAnswer)
+    }
+
+    private mutating func ended(serial: UInt64, since: UInt64, end: UInt64) -> Action {
+        lastEnded = (since, end)
+        return .reportEnded(serial: serial, waited: end &- since)
     }
 }

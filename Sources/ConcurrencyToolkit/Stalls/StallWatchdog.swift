@@ -32,20 +32,20 @@ final class StallWatchdog: DemandDrivenWorker {
 
     /// Set by ``StallMonitor``'s ``Demands``.
     let configuration: Lock<Versioned<Configuration>>
-    private let mainProbe = StallProbe()
+    let mainProbe = StallProbe()
     /// On Linux each priority has its threads (a Dispatch root queue per
     /// quality of service): blocking every `.high` thread leaves `.medium`
     /// jobs running, and the other way round. So the pool is probed at each.
     /// `.background` is left out: work there is expected to wait.
     static let poolPriorities: [TaskPriority] = [.high, .medium, .low]
-    private let poolProbes = poolPriorities.map { _ in StallProbe() }
+    let poolProbes = poolPriorities.map { _ in StallProbe() }
     private let wake = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     /// Looks completed, for ``waitForLooks(_:)``.
     let cycles = Atomic<UInt64>(0)
     /// When the last completed look began reading the probes: an answer
     /// after it is not yet known to the trackers.
-    private let lastLookRead = Atomic<UInt64>(0)
+    let lastLookRead = Atomic<UInt64>(0)
 
     init(configuration: Configuration) {
         self.configuration = Lock(Versioned(configuration))
@@ -75,7 +75,7 @@ final class StallWatchdog: DemandDrivenWorker {
     func poke() { wake.signal() }
 
     /// A probe, what it watches, and what the watchdog remembers about it.
-    private struct Watched {
+    struct Watched {
         let probe: StallProbe
         let kind: ConcurrencyStall.Kind
         let priority: TaskPriority?
@@ -85,6 +85,8 @@ final class StallWatchdog: DemandDrivenWorker {
         var blamed: [ConcurrencyStall.BlockedThread] = []
         /// Whether its ongoing stall was reported while it lasted (``longStall(threshold:)``).
         var reportedOngoing = false
+        /// The blamed threads' run-queue waits while the stall lasts.
+        var host = StallHostDelay()
     }
 
     /// How long a stall lasts before it is reported while it lasts, too:
@@ -92,54 +94,8 @@ final class StallWatchdog: DemandDrivenWorker {
     /// once, when they end, with their whole length.
     static func longStall(threshold: UInt64) -> UInt64 { max(10_000_000_000, threshold &* 10) }
 
-    /// A stall not reported ended yet: lasting (`endedAt` nil; its length
-    /// so far is computed when asked), or a pool stall waiting for the
-    /// prompt answer that ends it (``StallStateMachine``).
-    private struct Unreported {
-        var stall: ConcurrencyStall
-        var since: UInt64
-        var endedAt: UInt64?
-    }
-
-    private let ongoing = Lock<[Unreported]>([])
-
-    /// Keeps what ``ongoingStalls()`` returns; allocates only while a stall lasts.
-    private func publishOngoing(_ watched: [Watched]) {
-        let lasting = watched.contains { $0.tracker.ongoing != nil || $0.tracker.ending != nil }
-        if !lasting {
-            ongoing.withLock { if !$0.isEmpty { $0 = [] } }
-            return
-        }
-        var list: [Unreported] = []
-        for entry in watched {
-            let found: (serial: UInt64, since: UInt64, endedAt: UInt64?)
-            if let stall = entry.tracker.ongoing {
-                found = (stall.serial, stall.since, nil)
-            } else if let stall = entry.tracker.ending {
-                found = (stall.serial, stall.since, stall.lastAnswer)
-            } else {
-                continue
-            }
-            var report = ConcurrencyStall(kind: entry.kind, duration: .zero, isOngoing: found.endedAt == nil, threads: entry.blamed)
-            report.serial = found.serial
-            report.priority = entry.priority
-            list.append(Unreported(stall: report, since: found.since, endedAt: found.endedAt))
-        }
-        ongoing.withLock { $0 = list }
-    }
-
-    /// The stalls not reported ended yet, each with its length so far
-    /// (`isOngoing` is `true`), or its whole length if it already ended and
-    /// waits for the probe that confirms it: what a recording that ends
-    /// during a stall, or the process's exit, reports.
-    func ongoingStalls() -> [ConcurrencyStall] {
-        let now = MonotonicClock.now
-        return ongoing.withLock { $0 }.map { entry in
-            var stall = entry.stall
-            stall.duration = .nanoseconds(Int64(clamping: (entry.endedAt ?? now) &- entry.since))
-            return stall
-        }
-    }
+    /// The stalls not reported ended yet (``publishOngoing(_:)``).
+    let ongoing = Lock<[Unreported]>([])
 
     /// Counts the main probe's task as a probe sent now (see ``StallProbe/arm(now:)``).
     /// Call on the main actor: the calling thread is the main actor's.
@@ -154,6 +110,9 @@ final class StallWatchdog: DemandDrivenWorker {
             let tracker = StallStateMachine(endsOnPromptAnswer: true)
             watched.append(Watched(probe: probe, kind: .cooperativePoolBlocked, priority: priority, tracker: tracker))
         }
+        // The pool's priorities' stalls that overlap, and a main-actor stall
+        // that only mirrors them, make one report.
+        var episode = PoolStallEpisode()
         // A look allocates nothing unless it reports: fixed arrays, indices.
         while !stopping.load(ordering: .relaxed) {
             let config = configuration.withLock { $0.value }
@@ -173,26 +132,22 @@ final class StallWatchdog: DemandDrivenWorker {
                 // another probe replaces its answer.
                 if status.pendingSince == nil { _ = watched[index].probe.send(now: MonotonicClock.now) }
             }
+            // The blamed threads' run-queue waits, while their stall lasts
+            // and once after: what of it the host took.
+            for index in watched.indices where watched[index].host.first != nil && !watched[index].host.isClosed {
+                let ids = watched[index].blamed.map(\.id)
+                watched[index].host.record(StallHostDelay.read(threads: ids, now: MonotonicClock.now))
+                if watched[index].tracker.ongoing == nil { watched[index].host.isClosed = true }
+            }
             if anyOngoing {
                 // Published before the blame: the first symbolication can take
                 // seconds (more under a sanitizer, on a loaded machine), and a
                 // recording that ends meanwhile must wait for this stall, not
                 // miss it.
                 publishOngoing(watched)
-                // A pool stall going on after a blip keeps the threads captured
-                // when it began: each thread is captured (a running one
-                // signalled) at most once per stall.
-                func needsCapture(_ entry: Watched) -> Bool {
-                    if case .reportOngoing = entry.action { entry.blamed.isEmpty } else { false }
-                }
-                let kinds = Set(watched.filter(needsCapture).map(\.kind))
-                if !kinds.isEmpty {
-                    let threads = blame.blockingThreads(for: kinds)
-                    for index in watched.indices where needsCapture(watched[index]) {
-                        watched[index].blamed = threads[watched[index].kind] ?? []
-                    }
-                }
+                capture(&watched, blame)
             }
+            let poolLasting = watched.contains { $0.kind == .cooperativePoolBlocked && $0.tracker.isLasting }
             let now = MonotonicClock.now
             for index in watched.indices {
                 let entry = watched[index]
@@ -203,83 +158,116 @@ final class StallWatchdog: DemandDrivenWorker {
                         now &- stall.since >= Self.longStall(threshold: config.threshold)
                     {
                         watched[index].reportedOngoing = true
-                        report(entry.kind, entry.priority, serial: stall.serial, waited: now &- stall.since, ongoing: true, threads: entry.blamed, config)
+                        var report = makeReport(of: entry, serial: stall.serial, threads: entry.blamed)
+                        report.isOngoing = true
+                        deliver(report, waited: now &- stall.since, config)
                     }
                 case .reportOngoing:
                     break  // captured above (again, if a pool stall goes on after a blip); reported when it ends
                 case .reportEnded(let serial, let waited):
-                    // No threads for a stall not seen while it lasted.
-                    let threads = entry.tracker.ongoing == nil ? entry.blamed : []
-                    watched[index].blamed = []
-                    watched[index].reportedOngoing = false
-                    report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: false, threads: threads, config)
+                    ended(&watched[index], serial: serial, waited: waited, into: &episode, poolLasting: poolLasting, config)
                 }
+            }
+            if let merged = episode.close(poolLasting: poolLasting) {
+                ConcurrencyStallHandler.deliver(merged, processThreshold: config.processThreshold)
             }
             publishOngoing(watched)
             lastLookRead.store(readAt, ordering: .relaxed)
             cycles.add(1, ordering: .relaxed)
-            _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: config.interval)))
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nextLook(watched, config))))
         }
         // A pool stall waiting for its confirming answer is reported as it
         // ended, not lost with the thread.
         let config = configuration.withLock { $0.value }
         for index in watched.indices {
             if case .reportEnded(let serial, let waited) = watched[index].tracker.finish() {
-                let entry = watched[index]
-                report(entry.kind, entry.priority, serial: serial, waited: waited, ongoing: false, threads: entry.blamed, config)
+                ended(&watched[index], serial: serial, waited: waited, into: &episode, poolLasting: false, config)
             }
+        }
+        if let merged = episode.close(poolLasting: false) {
+            ConcurrencyStallHandler.deliver(merged, processThreshold: config.processThreshold)
         }
         publishOngoing(watched)
         mainProbe.stop()
         for probe in poolProbes { probe.stop() }
     }
 
-    private func report(
-        _ kind: ConcurrencyStall.Kind, _ priority: TaskPriority?, serial: UInt64, waited: UInt64, ongoing: Bool,
-        threads: [ConcurrencyStall.BlockedThread], _ config: Configuration
-    ) {
-        var stall = ConcurrencyStall(
-            kind: kind, duration: .nanoseconds(Int64(clamping: waited)), isOngoing: ongoing, threads: threads)
-        stall.serial = serial
-        stall.priority = priority
-        ConcurrencyStallHandler.deliver(stall, processThreshold: config.processThreshold)
-    }
-}
-
-extension StallWatchdog {
-    /// Whether a stall may still be reported: one lasting or waiting for its
-    /// confirming probe, a probe on its way for the threshold or longer, or
-    /// a late answer the last look did not see. False in the usual case, so
-    /// ``StallDetector/waitForEndedReports(within:)`` returns at once.
-    func mayHaveUnreportedStall() -> Bool {
-        guard ongoing.withLock({ $0.isEmpty }) else { return true }
-        let threshold = configuration.withLock { $0.value.threshold }
-        let now = MonotonicClock.now
-        let seenUntil = lastLookRead.load(ordering: .relaxed)
-        for probe in [mainProbe] + poolProbes {
-            let status = probe.status
-            if let pending = status.pendingSince, now > pending, now &- pending >= threshold { return true }
-            if let answered = status.answered, answered.ranAt &- answered.sentAt >= threshold, answered.ranAt >= seenUntil {
-                return true
+    /// Captures the threads of each stall that just began, and starts
+    /// watching their run-queue waits. A pool stall going on after a blip
+    /// keeps the threads captured when it began: each thread is captured (a
+    /// running one signalled) at most once per stall.
+    private func capture(_ watched: inout [Watched], _ blame: StallBlame) {
+        func needsCapture(_ entry: Watched) -> Bool {
+            if case .reportOngoing = entry.action { entry.blamed.isEmpty } else { false }
+        }
+        let kinds = Set(watched.filter(needsCapture).map(\.kind))
+        guard !kinds.isEmpty else { return }
+        let blamed = blame.blockingThreads(for: kinds)
+        for index in watched.indices where needsCapture(watched[index]) {
+            watched[index].blamed = blamed.threads[watched[index].kind] ?? []
+            watched[index].host = StallHostDelay()
+            if !watched[index].blamed.isEmpty {
+                watched[index].host.record(blamed.waits)
             }
         }
-        return false
     }
 
-    /// Returns once the pool probe has answered, and the main probe too (or
-    /// after 2 s without it: a process that never drains the main queue).
-    func waitUntilProbesRun() async {
-        _ = await poll(every: .milliseconds(5), within: .seconds(2)) { poolAnswered && mainAnswered }
+    /// A stall that ended: the main actor's is reported, unless it only
+    /// mirrors a pool stall (no main-actor code ran, the pool's threads drain
+    /// the main queue, and the pool is stalled); a pool priority's joins the
+    /// episode. No threads for a stall not seen while it lasted.
+    private func ended(
+        _ entry: inout Watched, serial: UInt64, waited: UInt64, into episode: inout PoolStallEpisode, poolLasting: Bool,
+        _ config: Configuration
+    ) {
+        let seen = entry.tracker.ongoing == nil
+        let report = makeReport(of: entry, serial: serial, threads: seen ? entry.blamed : [])
+        let hostShare = seen ? entry.host.share : nil
+        entry.blamed = []
+        entry.reportedOngoing = false
+        entry.host = StallHostDelay()
+        if entry.kind == .cooperativePoolBlocked, let span = entry.tracker.lastEnded {
+            episode.add(report, since: span.since, end: span.end, hostShare: hostShare)
+        } else if report.threads.isEmpty, poolLasting || episode.isOpen, MainQueue.isDrainedByWorkerThreads {
+            episode.foldMainActor(waited: waited)
+        } else {
+            var report = report
+            report.hostDelay = hostShare.map { .nanoseconds(Int64(clamping: UInt64(Double(waited) * $0))) }
+            deliver(report, waited: waited, config)
+        }
     }
 
-    /// Returns once no stall lasts (its ended report delivered), or after `limit`.
-    func waitUntilNoStallLasts(within limit: Duration) async {
-        _ = await poll(every: .milliseconds(5), within: limit) { ongoing.withLock { $0.isEmpty } }
+    private func makeReport(of entry: Watched, serial: UInt64, threads: [ConcurrencyStall.BlockedThread]) -> ConcurrencyStall {
+        var stall = ConcurrencyStall(kind: entry.kind, duration: .zero, threads: threads)
+        stall.serial = serial
+        stall.priority = entry.priority
+        return stall
     }
 
-    /// Returns after the watchdog has looked `count` more times (or 5 s).
-    func waitForLooks(_ count: UInt64) async {
-        let target = cycles.load(ordering: .relaxed) + count + 1
-        _ = await poll(every: .milliseconds(5), within: .seconds(5)) { cycles.load(ordering: .relaxed) >= target }
+    private func deliver(_ stall: ConcurrencyStall, waited: UInt64, _ config: Configuration) {
+        var stall = stall
+        stall.duration = .nanoseconds(Int64(clamping: waited))
+        ConcurrencyStallHandler.deliver(stall, processThreshold: config.processThreshold)
+    }
+
+    /// Nanoseconds to the next look: the interval, or less when a probe on
+    /// its way reaches the threshold sooner, so that a stall just above the
+    /// threshold is seen, and its threads captured, while it lasts.
+    private func nextLook(_ watched: [Watched], _ config: Configuration) -> UInt64 {
+        var earliest: UInt64?
+        for entry in watched where entry.tracker.ongoing == nil {
+            if let pending = entry.probe.status.pendingSince { earliest = min(earliest ?? pending, pending) }
+        }
+        return Self.nextLook(
+            interval: config.interval, threshold: config.threshold, now: MonotonicClock.now, pendingSince: earliest)
+    }
+
+    /// The pure part of ``nextLook(_:_:)``: a probe sent at `pendingSince`
+    /// is late at `pendingSince + threshold`; look then if that comes first.
+    static func nextLook(interval: UInt64, threshold: UInt64, now: UInt64, pendingSince: UInt64?) -> UInt64 {
+        guard let pendingSince else { return interval }
+        let due = pendingSince &+ threshold
+        guard due > now else { return interval }
+        return min(interval, due - now)
     }
 }

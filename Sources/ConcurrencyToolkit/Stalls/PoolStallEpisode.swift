@@ -1,0 +1,81 @@
+/// One stall of the cooperative pool, however many of its priorities it
+/// stalled: the pure part that merges what the per-priority trackers
+/// (``StallStateMachine``) report into one report, and folds in a
+/// main-actor stall that only mirrors it. No clock, no threads.
+///
+/// - Each priority is probed on its own, and a block of the pool often
+///   makes more than one of them late (on a loaded machine, `.medium` and
+///   `.low` within a few milliseconds of each other): that was two reports
+///   of one block (issue 39, about 1 in 100 cases). A priority's ended
+///   stall is held here until no priority stalls any more; then one report
+///   goes out, from the earliest start to the latest end, with the priority
+///   stalled longest.
+/// - After an async `main`, Linux drains the main queue on the pool's
+///   threads: a blocked pool holds the main actor up too, with no main-actor
+///   code running. Such a main-actor stall, ending while the pool stall
+///   lasts, becomes the pool report's `mainActorDelay` instead of a report
+///   of its own.
+///
+/// ```swift
+/// var medium = ConcurrencyStall(kind: .cooperativePoolBlocked, duration: .zero)
+/// medium.priority = .medium
+/// var low = medium
+/// low.priority = .low
+/// var episode = PoolStallEpisode()
+/// episode.add(medium, since: 0, end: 900, hostShare: nil)
+/// episode.add(low, since: 20, end: 880, hostShare: nil)
+/// let report = episode.close(poolLasting: false)   // one report: 900 ns, .medium
+/// ```
+struct PoolStallEpisode {
+    /// The longest part so far, with the threads of every part.
+    private(set) var report: ConcurrencyStall?
+    private var since: UInt64 = 0
+    private var end: UInt64 = 0
+    private var longest: UInt64 = 0
+    private var hostShare: Double?
+    private var mainActorWaited: UInt64?
+
+    var isOpen: Bool { report != nil }
+
+    /// A priority's stall that ended (`since` and `end` in nanoseconds):
+    /// held until ``close(poolLasting:)`` finds no priority stalling.
+    mutating func add(_ part: ConcurrencyStall, since: UInt64, end: UInt64, hostShare: Double?) {
+        let length = end &- since
+        guard var merged = report else {
+            report = part
+            (self.since, self.end, longest, self.hostShare) = (since, end, length, hostShare)
+            return
+        }
+        let known = Set(merged.threads.map(\.id))
+        merged.threads += part.threads.filter { !known.contains($0.id) }
+        if length > longest {
+            longest = length
+            merged.priority = part.priority
+            if hostShare != nil { self.hostShare = hostShare }
+        }
+        if self.hostShare == nil { self.hostShare = hostShare }
+        self.since = min(self.since, since)
+        self.end = max(self.end, end)
+        report = merged
+    }
+
+    /// A main-actor stall of `waited` nanoseconds that only mirrors this
+    /// one. A long block can hold the main actor up several times (a pool
+    /// thread free for a moment drains it once): their sum is reported.
+    mutating func foldMainActor(waited: UInt64) {
+        mainActorWaited = (mainActorWaited ?? 0) &+ waited
+    }
+
+    /// After a look: the one report of the episode once no priority stalls
+    /// (`poolLasting` false), else nil and the episode goes on.
+    mutating func close(poolLasting: Bool) -> ConcurrencyStall? {
+        guard !poolLasting, var merged = report else { return nil }
+        let duration = end &- since
+        merged.duration = .nanoseconds(Int64(clamping: duration))
+        merged.hostDelay = hostShare.map { .nanoseconds(Int64(clamping: UInt64(Double(duration) * $0))) }
+        // A main-actor stall can begin before the pool's probe is sent: only its part inside counts.
+        merged.mainActorDelay = mainActorWaited.map { .nanoseconds(Int64(clamping: min($0, duration))) }
+        self = PoolStallEpisode()
+        return merged
+    }
+}
