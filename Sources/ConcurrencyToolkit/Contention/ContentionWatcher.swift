@@ -13,7 +13,7 @@ import Synchronization
 /// (``ContentionDemand``). Every interval it looks at every live
 /// ``MonitoredActorExecutor`` (a lock each, a heap scan only when a backlog
 /// is older than the threshold), turns the looks into episodes
-/// (``ContentionEpisodeTracker``), captures the holding job's stack when an
+/// (``ContentionStateMachine``), captures the holding job's stack when an
 /// episode begins (``HolderStack``), and delivers an ``ActorContention``
 /// when an episode ends, and while a long one lasts (symbolicated on a queue
 /// of its own, so no look waits for it). An executor whose actor is released
@@ -63,7 +63,7 @@ final class ContentionWatcher: DemandDrivenWorker {
 
     private func run() {
         let holder = HolderStack()
-        var trackers: [ObjectIdentifier: ContentionEpisodeTracker] = [:]
+        var trackers: [ObjectIdentifier: ContentionStateMachine] = [:]
         // The executors with an episode going on, held until it ends: one
         // whose actor is released would otherwise leave the registry with
         // its episode unreported (File Squeezer's, at the end of a run).
@@ -76,7 +76,7 @@ final class ContentionWatcher: DemandDrivenWorker {
             for core in cores {
                 let id = ObjectIdentifier(core)
                 seen.insert(id)
-                var tracker = trackers[id] ?? ContentionEpisodeTracker()
+                var tracker = trackers[id] ?? ContentionStateMachine()
                 look(at: core, tracker: &tracker, holder: holder, settling: settling, config)
                 trackers[id] = tracker
                 held[id] = tracker.episode == nil ? nil : core
@@ -90,7 +90,7 @@ final class ContentionWatcher: DemandDrivenWorker {
     }
 
     private func look(
-        at core: MonitoredExecutorCore, tracker: inout ContentionEpisodeTracker, holder: HolderStack,
+        at core: MonitoredExecutorCore, tracker: inout ContentionStateMachine, holder: HolderStack,
         settling: Bool, _ config: Configuration
     ) {
         let now = MonotonicClock.now
@@ -120,7 +120,7 @@ final class ContentionWatcher: DemandDrivenWorker {
     /// is dropped and tried again at the next look.
     private func captureHolder(
         of core: MonitoredExecutorCore, _ observation: ContentionObservation,
-        tracker: inout ContentionEpisodeTracker, holder: HolderStack
+        tracker: inout ContentionStateMachine, holder: HolderStack
     ) {
         guard observation.holderThread != 0 else { return }
         let raw = holder.capture(thread: observation.holderThread) ?? []
@@ -133,7 +133,7 @@ final class ContentionWatcher: DemandDrivenWorker {
     /// Symbolicates and delivers on ``deliveries``, so the watcher's looks
     /// never wait for a symbolication (the first takes a second) or a handler.
     private func deliver(
-        _ episode: ContentionEpisodeTracker.Episode, ongoing: Bool, label: String, holder: HolderStack, now: UInt64,
+        _ episode: ContentionStateMachine.Episode, ongoing: Bool, label: String, holder: HolderStack, now: UInt64,
         _ config: Configuration
     ) {
         let peaks = episode.peaks

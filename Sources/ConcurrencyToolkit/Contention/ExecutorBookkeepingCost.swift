@@ -22,7 +22,7 @@ public enum _ExecutorBookkeepingCost {
     /// then the runner's step that ends the running job and starts it (after
     /// another), as the executor makes them under its lock.
     public static func monitoredQueue(jobs: Int) -> UInt64 {
-        var queue = MonitoredQueue<Int, Int>()
+        var queue = MonitoredQueueStateMachine<Int, Int>()
         var sink = 0
         let start = MonotonicClock.now
         for job in 0..<jobs {

@@ -35,7 +35,7 @@ struct JobHeap<Job> {
     var topPriority: UInt8? { entries.first?.priority }
 
     /// The busy clock when the longest-waiting job was enqueued (a scan:
-    /// call it only when that matters, see ``MonitoredQueue/observe(now:threshold:)``).
+    /// call it only when that matters, see ``MonitoredQueueStateMachine/observe(now:threshold:)``).
     var earliestBusyAtEnqueue: UInt64? { entries.lazy.map(\.busyAtEnqueue).min() }
 
     private static func precedes(_ a: Entry, _ b: Entry) -> Bool {

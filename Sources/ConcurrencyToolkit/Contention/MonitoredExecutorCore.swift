@@ -1,4 +1,4 @@
-/// The storage of a ``MonitoredActorExecutor``: its ``MonitoredQueue`` under
+/// The storage of a ``MonitoredActorExecutor``: its ``MonitoredQueueStateMachine`` under
 /// the one lock, and the runners that drain it on the cooperative pool. It
 /// locks, transitions, unlocks, then acts: no job runs and no continuation is
 /// resumed under the lock.
@@ -18,7 +18,7 @@
 /// core.enqueue(UnownedJob(job), executor: executor.asUnownedSerialExecutor())
 /// ```
 final class MonitoredExecutorCore: Sendable {
-    typealias Queue = MonitoredQueue<UnownedJob, UnsafeContinuation<Bool, Never>>
+    typealias Queue = MonitoredQueueStateMachine<UnownedJob, UnsafeContinuation<Bool, Never>>
 
     let label: String
     let createdAt = MonotonicClock.now

@@ -1,4 +1,4 @@
-/// What the trace needs of a ``MonitoredQueue``'s last changes, kept with
+/// What the trace needs of a ``MonitoredQueueStateMachine``'s last changes, kept with
 /// the queue under the executor's lock and copied out with a transition
 /// while a trace records: the values the `actorJob…` trace events carry,
 /// and the time of each change, stamped strictly increasing in lock order.

@@ -12,7 +12,7 @@ import Dispatch
 /// worker thread an async `main` hands the queue to after `dispatch_main()`).
 ///
 /// ```swift
-/// if MainQueue.isCurrent { StallMonitor.shared.watchdog?.armMainProbe() }
+/// if MainQueue.isCurrent { StallDemand.shared.watchdog?.armMainProbe() }
 /// ```
 enum MainQueue {
     private static let key: DispatchSpecificKey<Bool> = {

@@ -23,20 +23,20 @@ extension StallDetector {
     ) async rethrows -> Result {
         let threshold = DetectorThreshold.checked(threshold, floor: minimumThreshold, call: "withConcurrencyStallsRecorded")
         let interval = min(defaultProbeInterval, threshold / 8)
-        let demand = StallMonitor.shared.addDemand(.init(threshold: threshold, interval: interval))
-        defer { StallMonitor.shared.removeDemand(demand) }
+        let demand = StallDemand.shared.addDemand(.init(threshold: threshold, interval: interval))
+        defer { StallDemand.shared.removeDemand(demand) }
         return try await ConcurrencyStallHandler.withScope(
             .custom(report), minimumDuration: threshold, isolation: isolation
         ) {
-            await StallMonitor.shared.watchdog?.waitUntilProbesRun()
+            await StallDemand.shared.watchdog?.waitUntilProbesRun()
             let result = try await operation()
             // A stall the operation caused ends once it returns; its ended
             // report comes at the watchdog's next look, after the stacks are
             // symbolicated (seconds, the first time, on a loaded machine).
-            await StallMonitor.shared.watchdog?.waitUntilNoStallLasts(within: .seconds(30))
-            await StallMonitor.shared.watchdog?.waitForLooks(2)
+            await StallDemand.shared.watchdog?.waitUntilNoStallLasts(within: .seconds(30))
+            await StallDemand.shared.watchdog?.waitForLooks(2)
             // A stall still lasting is reported with its length so far.
-            for stall in StallMonitor.shared.watchdog?.ongoingStalls() ?? [] where stall.duration >= threshold {
+            for stall in StallDemand.shared.watchdog?.ongoingStalls() ?? [] where stall.duration >= threshold {
                 report(stall)
             }
             return result

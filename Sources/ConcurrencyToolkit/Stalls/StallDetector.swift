@@ -89,12 +89,12 @@ public enum StallDetector {
         let threshold = DetectorThreshold.checked(threshold, floor: minimumThreshold, call: "StallDetector.start")
         checkPrecondition(
             probeInterval > .zero, "StallDetector.start(probeInterval: \(probeInterval)): probeInterval must be more than zero")
-        StallMonitor.shared.setProcessDemand(StallMonitor.Demand(threshold: threshold, interval: probeInterval))
+        StallDemand.shared.setProcessDemand(StallDemand.Demand(threshold: threshold, interval: probeInterval))
         // Called from a task on the main actor (an async `main`, a `@MainActor`
         // task): the main queue is drained, so the main actor is watched from
         // now on, even if it blocks before the probe's task first runs.
         if MainQueue.isCurrent && withUnsafeCurrentTask(body: { $0 != nil }) {
-            StallMonitor.shared.watchdog?.armMainProbe()
+            StallDemand.shared.watchdog?.armMainProbe()
         }
     }
 
@@ -113,7 +113,7 @@ public enum StallDetector {
     /// helper (`withConcurrencyStallsRecorded`) records, the detector runs on
     /// for it, but the process-wide handler gets no more reports.
     public static func stop() {
-        StallMonitor.shared.setProcessDemand(nil)
+        StallDemand.shared.setProcessDemand(nil)
     }
 
     /// Waits until every stall seen so far has had its ended report
@@ -135,12 +135,12 @@ public enum StallDetector {
     /// (its end is a probe that runs promptly). A stall still lasting is
     /// waited for until `limit`; cancelling the calling task ends the wait.
     public static func waitForEndedReports(within limit: Duration = .seconds(5)) async {
-        guard let watchdog = StallMonitor.shared.watchdog else { return }
+        guard let watchdog = StallDemand.shared.watchdog else { return }
         let start = MonotonicClock.now
         let nanoseconds = MonotonicClock.nanoseconds(limit)
         // Until it is stopped (its last reports are then made on its thread).
         while watchdog.mayHaveUnreportedStall() && MonotonicClock.now &- start < nanoseconds
-            && StallMonitor.shared.watchdog === watchdog
+            && StallDemand.shared.watchdog === watchdog
         {
             watchdog.poke()
             do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
@@ -152,7 +152,7 @@ public enum StallDetector {
     /// ```swift
     /// if !StallDetector.isRunning { StallDetector.start() }
     /// ```
-    public static var isRunning: Bool { StallMonitor.shared.isRunning }
+    public static var isRunning: Bool { StallDemand.shared.isRunning }
 
     /// The signal used to capture a running thread's stack: another name
     /// for ``StackCapture/signal``, which the contention detector uses too.

@@ -135,7 +135,7 @@ import TestSupport
                 StallDetector.start(threshold: .milliseconds(200))  // idempotent
                 let recorder = TraceRecorder()
                 await recorder.record {
-                    await StallMonitor.shared.watchdog?.waitUntilProbesRun()
+                    await StallDemand.shared.watchdog?.waitUntilProbesRun()
                     await MainActor.run { blockTheMainActorFor400ms() }
                     // Until the end is reported: within two looks, but the
                     // first report waits for the first symbolication, which
@@ -143,7 +143,7 @@ import TestSupport
                     await waitForAnEndedStall(in: recorder)
                     // The trace gets the report just before the process-wide
                     // handler does: let that look finish before stopping.
-                    await StallMonitor.shared.watchdog?.waitForLooks(2)
+                    await StallDemand.shared.watchdog?.waitForLooks(2)
                 }
                 let trace = recorder.trace
                 StallDetector.stop()

@@ -83,14 +83,14 @@ import TestSupport
 
 /// Issue 39: a stall just above the threshold is seen while it lasts. The
 /// watchdog looks when a probe on its way turns late, not only every interval.
-@Suite struct StallWatchdogNextLookTests {
+@Suite struct StallWatcherNextLookTests {
     @Test func theNextLookComesWhenAProbeTurnsLate() {
         // Sent at 0, looked at 100 and 200: late at 250, not at the look at 300.
-        #expect(StallWatchdog.nextLook(interval: 100, threshold: 250, now: 200, pendingSince: 0) == 50)
+        #expect(StallWatcher.nextLook(interval: 100, threshold: 250, now: 200, pendingSince: 0) == 50)
         // A probe just sent: the interval.
-        #expect(StallWatchdog.nextLook(interval: 100, threshold: 250, now: 200, pendingSince: 200) == 100)
-        #expect(StallWatchdog.nextLook(interval: 100, threshold: 250, now: 200, pendingSince: nil) == 100)
+        #expect(StallWatcher.nextLook(interval: 100, threshold: 250, now: 200, pendingSince: 200) == 100)
+        #expect(StallWatcher.nextLook(interval: 100, threshold: 250, now: 200, pendingSince: nil) == 100)
         // Already late (its stall is tracked): the interval.
-        #expect(StallWatchdog.nextLook(interval: 100, threshold: 250, now: 300, pendingSince: 0) == 100)
+        #expect(StallWatcher.nextLook(interval: 100, threshold: 250, now: 300, pendingSince: 0) == 100)
     }
 }

@@ -16,7 +16,7 @@ import TestSupport
                 let stalls = Collected<ConcurrencyStall>()
                 ConcurrencyStallHandler.bootstrap(.custom { stalls.append($0) })
                 StallDetector.start(threshold: .milliseconds(200))
-                await StallMonitor.shared.watchdog?.waitUntilProbesRun()
+                await StallDemand.shared.watchdog?.waitUntilProbesRun()
                 // The main actor, then every pool thread (whose end waits for a prompt probe).
                 await MainActor.run { blockTheMainActorFor400ms() }
                 await StallDetector.waitForEndedReports(within: .seconds(60))
@@ -37,7 +37,7 @@ import TestSupport
     @Test func withNoStallItReturnsAtOnce() async throws {
         await #expect(processExitsWith: .success) {
             StallDetector.start(threshold: .milliseconds(200))
-            await StallMonitor.shared.watchdog?.waitUntilProbesRun()
+            await StallDemand.shared.watchdog?.waitUntilProbesRun()
             let start = ContinuousClock.now
             await StallDetector.waitForEndedReports(within: .seconds(30))
             // At once, not after a look or the limit (generous: a loaded machine).

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// // snippet: skip (internal: the watcher's loop)
-/// var tracker = ContentionEpisodeTracker()
+/// var tracker = ContentionStateMachine()
 /// switch tracker.observe(look, threshold: 100_000_000, now: now) {
 /// case .began: captureHolder()
 /// case .continuing(let needsHolder): if needsHolder { captureHolder() }
@@ -32,7 +32,7 @@
 ///   (10 s, as a stall) and then every ``ongoingRepeat(threshold:)`` (60 s):
 ///   a saturated actor in production is seen while it matters, not only when
 ///   the load drops.
-struct ContentionEpisodeTracker {
+struct ContentionStateMachine {
     struct Episode: Equatable {
         /// The backlogs of the episode that have ended, summed.
         var closed: ContentionPeaks?

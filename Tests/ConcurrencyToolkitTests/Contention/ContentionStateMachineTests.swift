@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Looks in, episodes out, without threads: made-up looks on a made-up clock.
-@Suite struct ContentionEpisodeTrackerTests {
+@Suite struct ContentionStateMachineTests {
     let threshold: UInt64 = 100
     /// The quiet period at that threshold: two thresholds.
     let quiet: UInt64 = 200
@@ -19,9 +19,9 @@ import TestSupport
 
     /// Every action until the first `.ended`, looking with `make(time)` every `step` from `from` to `to`.
     func ended(
-        _ tracker: inout ContentionEpisodeTracker, from: UInt64, to: UInt64, step: UInt64 = 25,
+        _ tracker: inout ContentionStateMachine, from: UInt64, to: UInt64, step: UInt64 = 25,
         _ make: (UInt64) -> ContentionObservation
-    ) -> (episode: ContentionEpisodeTracker.Episode, at: UInt64)? {
+    ) -> (episode: ContentionStateMachine.Episode, at: UInt64)? {
         for now in stride(from: from, through: to, by: Int(step)) {
             if case .ended(let episode, _) = tracker.observe(make(now), threshold: threshold, now: now) { return (episode, now) }
         }
@@ -29,14 +29,14 @@ import TestSupport
     }
 
     @Test func shortWaitsAreNoEpisode() {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         #expect(tracker.observe(look(oldest: 0, current: peaks(wait: 5, depth: 1, jobs: 1)), threshold: threshold, now: 50) == .none)
         #expect(tracker.observe(look(oldest: 0, current: nil, ended: peaks(wait: 20, depth: 2, jobs: 3)), threshold: threshold, now: 60) == .none)
         #expect(tracker.episode == nil)
     }
 
     @Test func anEpisodeEndsAfterTwoQuietThresholdsAndCoversItsBacklogWhole() {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         #expect(tracker.observe(look(oldest: 0, current: peaks(wait: 0, depth: 5, jobs: 0)), threshold: threshold, now: 50) == .none)
         #expect(tracker.observe(look(oldest: 110, current: peaks(wait: 50, depth: 5, jobs: 1)), threshold: threshold, now: 110) == .began)
         tracker.holderCaptured([0x1234, 0x5678], thread: 7)
@@ -58,8 +58,8 @@ import TestSupport
     /// ms by short ones, at a 50 ms threshold. The tail of the backlog, whose
     /// waits dip under the threshold and cross it again, is one episode.
     @Test func waitsThatDipUnderTheThresholdAndCrossItAgainAreOneEpisode() {
-        var tracker = ContentionEpisodeTracker()
-        var reports: [ContentionEpisodeTracker.Episode] = []
+        var tracker = ContentionStateMachine()
+        var reports: [ContentionStateMachine.Episode] = []
         // One backlog from 0 to 750: waits over the threshold, under it for
         // 75 (three looks), over it again, under it, then the backlog drains.
         func make(_ now: UInt64) -> ContentionObservation {
@@ -76,7 +76,7 @@ import TestSupport
     }
 
     @Test func aQuietSpellShorterThanTwoThresholdsDoesNotEndIt() throws {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         let hot = look(oldest: 150, current: peaks(wait: 150, depth: 3, jobs: 2))
         let cool = look(oldest: 0, current: peaks(wait: 150, depth: 1, jobs: 3))
         #expect(tracker.observe(hot, threshold: threshold, now: 150) == .began)
@@ -89,7 +89,7 @@ import TestSupport
     }
 
     @Test func aSettlingLookEndsAQuietEpisodeAtOnce() {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         _ = tracker.observe(look(oldest: 120, current: peaks(wait: 0, depth: 3, jobs: 1)), threshold: threshold, now: 120)
         #expect(tracker.observe(look(oldest: 130, current: peaks(wait: 0, depth: 3, jobs: 1)), threshold: threshold, now: 130, settling: true) == .continuing(needsHolder: true))
         let action = tracker.observe(look(oldest: 0, current: nil, ended: peaks(wait: 140, depth: 3, jobs: 2)), threshold: threshold, now: 150, settling: true)
@@ -100,7 +100,7 @@ import TestSupport
     /// Its actor released within the quiet period (File Squeezer at the end
     /// of a run): the episode ends at the next look, not two thresholds on.
     @Test func aLookAtAnExecutorThatIsGoneEndsAQuietEpisodeAtOnce() {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         #expect(tracker.observe(look(oldest: 120, current: peaks(wait: 0, depth: 1, jobs: 0)), threshold: threshold, now: 120) == .began)
         var gone = look(oldest: 0, current: nil, ended: peaks(wait: 130, depth: 1, jobs: 1))
         gone.executorGone = true
@@ -111,7 +111,7 @@ import TestSupport
     }
 
     @Test func anEpisodeEndingInsideAGoingBacklogRestartsItsPeaks() {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         _ = tracker.observe(look(oldest: 120, current: peaks(wait: 0, depth: 3, jobs: 0)), threshold: threshold, now: 120)
         _ = tracker.observe(look(oldest: 30, current: peaks(wait: 140, depth: 3, jobs: 3)), threshold: threshold, now: 150)
         let action = tracker.observe(look(oldest: 30, current: peaks(wait: 140, depth: 3, jobs: 6)), threshold: threshold, now: 150 + quiet)
@@ -121,7 +121,7 @@ import TestSupport
     }
 
     @Test func aHolderNotCapturedIsAskedForAgainWhileContended() {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         _ = tracker.observe(look(oldest: 120, current: peaks(wait: 0, depth: 3, jobs: 3)), threshold: threshold, now: 120)
         tracker.holderCaptured([], thread: 7)
         #expect(tracker.observe(look(oldest: 140, current: peaks(wait: 0, depth: 3, jobs: 3)), threshold: threshold, now: 140) == .continuing(needsHolder: true))
@@ -129,7 +129,7 @@ import TestSupport
     }
 
     @Test func aLongWaitThatEndedBetweenTwoLooksIsReportedWithoutAHolder() throws {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         let missed = look(oldest: 0, current: nil, ended: peaks(since: 10, wait: 130, depth: 2, jobs: 2))
         #expect(tracker.observe(missed, threshold: threshold, now: 200) == .none)
         let end = try #require(ended(&tracker, from: 225, to: 1_000) { _ in look(oldest: 0, current: nil) })
@@ -139,7 +139,7 @@ import TestSupport
 
     /// Issue 39 (item 8): a saturated actor gave no report in 40 s, one when the load stopped.
     @Test func aLastingEpisodeIsReportedWhileItLastsAt10sThenEveryMinute() throws {
-        var tracker = ContentionEpisodeTracker()
+        var tracker = ContentionStateMachine()
         var ongoing: [UInt64] = []
         let step = 50_000_000 as UInt64  // looks every 50 ms
         var now: UInt64 = 0
@@ -165,8 +165,8 @@ import TestSupport
     }
 
     @Test func theFirstOngoingReportWaitsTenThresholdsWhenThatIsLonger() {
-        #expect(ContentionEpisodeTracker.firstOngoing(threshold: 50_000_000) == 10 * second)
-        #expect(ContentionEpisodeTracker.firstOngoing(threshold: 2 * second) == 20 * second)
-        #expect(ContentionEpisodeTracker.ongoingRepeat(threshold: 2 * second) == 120 * second)
+        #expect(ContentionStateMachine.firstOngoing(threshold: 50_000_000) == 10 * second)
+        #expect(ContentionStateMachine.firstOngoing(threshold: 2 * second) == 20 * second)
+        #expect(ContentionStateMachine.ongoingRepeat(threshold: 2 * second) == 120 * second)
     }
 }

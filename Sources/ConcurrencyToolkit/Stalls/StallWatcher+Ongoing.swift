@@ -1,4 +1,4 @@
-extension StallWatchdog {
+extension StallWatcher {
     /// A stall not reported ended yet: lasting (`endedAt` nil; its length
     /// so far is computed when asked), or a pool stall waiting for the
     /// prompt answer that ends it (``StallStateMachine``).

@@ -15,27 +15,27 @@ import Synchronization
 /// reaches.
 ///
 /// ```swift
-/// let id = StallMonitor.shared.addDemand(.init(threshold: .milliseconds(200), interval: .milliseconds(50)))
-/// defer { StallMonitor.shared.removeDemand(id) }
+/// let id = StallDemand.shared.addDemand(.init(threshold: .milliseconds(200), interval: .milliseconds(50)))
+/// defer { StallDemand.shared.removeDemand(id) }
 /// ```
-final class StallMonitor: Sendable {
+final class StallDemand: Sendable {
     struct Demand: Equatable, Sendable {
         var threshold: Duration
         var interval: Duration
     }
 
-    static let shared = StallMonitor()
+    static let shared = StallDemand()
 
-    private let demands = Demands<Demand, StallWatchdog>(
-        configure: StallMonitor.configuration,
-        makeWorker: { StallWatchdog(configuration: $0) })
+    private let demands = Demands<Demand, StallWatcher>(
+        configure: StallDemand.configuration,
+        makeWorker: { StallWatcher(configuration: $0) })
 
     /// The smallest threshold and interval asked for (the interval at most
     /// a quarter of the threshold, both at least 1 ms).
-    @Sendable private static func configuration(process: Demand?, all: [Demand]) -> StallWatchdog.Configuration? {
+    @Sendable private static func configuration(process: Demand?, all: [Demand]) -> StallWatcher.Configuration? {
         guard let threshold = all.map(\.threshold).min(), let interval = all.map(\.interval).min() else { return nil }
         let nanoseconds = MonotonicClock.nanoseconds(threshold)
-        return StallWatchdog.Configuration(
+        return StallWatcher.Configuration(
             threshold: max(nanoseconds, 1_000_000),
             interval: max(min(MonotonicClock.nanoseconds(interval), nanoseconds / 4), 1_000_000),
             processThreshold: process?.threshold)
@@ -44,7 +44,7 @@ final class StallMonitor: Sendable {
     var isRunning: Bool { demands.worker != nil }
 
     /// The watchdog, if running (for waiting on its looks).
-    var watchdog: StallWatchdog? { demands.worker }
+    var watchdog: StallWatcher? { demands.worker }
 
     func setProcessDemand(_ demand: Demand?) {
         if demand != nil { Self.reportAtExit }
@@ -56,7 +56,7 @@ final class StallMonitor: Sendable {
     /// would say it happened). Registered once, with the first start.
     private static let reportAtExit: Void = {
         atexit {
-            let (watchdog, process) = StallMonitor.shared.demands.workerAndProcessDemand
+            let (watchdog, process) = StallDemand.shared.demands.workerAndProcessDemand
             guard let watchdog, let threshold = process?.threshold else { return }
             for stall in watchdog.ongoingStalls() where stall.duration >= threshold {
                 ConcurrencyStallHandler.deliver(stall, processThreshold: threshold)

@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// The executor's state machine, without threads: order, runners, measures.
-@Suite struct MonitoredQueueTests {
-    typealias Queue = MonitoredQueue<Int, String>
+@Suite struct MonitoredQueueStateMachineTests {
+    typealias Queue = MonitoredQueueStateMachine<Int, String>
 
     @Test func higherPriorityFirstAndFirstComeFirstServedWithinOne() {
         var queue = Queue()

@@ -16,11 +16,11 @@ import Synchronization
 /// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
 ///
 /// ```swift
-/// let watchdog = StallWatchdog(configuration: .init(threshold: 250_000_000, interval: 100_000_000))
+/// let watchdog = StallWatcher(configuration: .init(threshold: 250_000_000, interval: 100_000_000))
 /// watchdog.start()
 /// watchdog.stop()
 /// ```
-final class StallWatchdog: DemandDrivenWorker {
+final class StallWatcher: DemandDrivenWorker {
     struct Configuration: Equatable, Sendable {
         /// Nanoseconds a probe may wait before it is a stall.
         var threshold: UInt64
@@ -30,7 +30,7 @@ final class StallWatchdog: DemandDrivenWorker {
         var processThreshold: Duration? = nil
     }
 
-    /// Set by ``StallMonitor``'s ``Demands``.
+    /// Set by ``StallDemand``'s ``Demands``.
     let configuration: Lock<Versioned<Configuration>>
     let mainProbe = StallProbe()
     /// On Linux each priority has its threads (a Dispatch root queue per

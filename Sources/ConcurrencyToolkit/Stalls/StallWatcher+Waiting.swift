@@ -1,4 +1,4 @@
-extension StallWatchdog {
+extension StallWatcher {
     /// Whether a stall may still be reported: one lasting or waiting for its
     /// confirming probe, a probe on its way for the threshold or longer, or
     /// a late answer the last look did not see. False in the usual case, so
