@@ -21,7 +21,9 @@ import Testing
 /// `issue.error` is the `ConcurrencyStall`, recorded after the test body
 /// returns (or throws). Stalls belong to the process, not to a test: a
 /// stall caused by another test running at the same time is recorded too,
-/// so use the trait on serialized suites, or on tests that run alone.
+/// so use the trait on serialized suites, or on tests that run alone. A
+/// stall the host caused (`isCausedByHost`: its threads spent at least half
+/// of it waiting for a CPU that other processes held) is not recorded.
 public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// The shortest stall recorded.
     ///
@@ -70,7 +72,8 @@ public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         // Issues at the test's own declaration: a stall has no line of the user's to point at.
         try await recordingReportsAsIssues(of: test, performing: function) { body in
-            await withConcurrencyStallsRecorded(threshold: threshold, body)
+            let (outcome, stalls) = await withConcurrencyStallsRecorded(threshold: threshold, body)
+            return (outcome, stalls.causedByTheProgram)
         }
     }
 }

@@ -47,3 +47,9 @@ extension [ConcurrencyStall] {
         return result
     }
 }
+
+extension [ConcurrencyStall] {
+    /// The stalls a test should fail on: not those the host caused
+    /// (`isCausedByHost`), which say the machine was busy, not the code slow.
+    package var causedByTheProgram: [ConcurrencyStall] { filter { !$0.isCausedByHost } }
+}

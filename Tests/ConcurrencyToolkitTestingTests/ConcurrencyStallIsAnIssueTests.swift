@@ -66,3 +66,17 @@ func holdTheMainActor(milliseconds: Int) {
     let end = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
     while DispatchTime.now().uptimeNanoseconds < end { usleep(5_000) }
 }
+
+/// The trait and the XCTest assertion fail a test on its own stalls, not on
+/// those a busy host caused.
+@Suite struct StallsCausedByTheProgramTests {
+    @Test func aStallMostlySpentWaitingForACPUIsTheHosts() {
+        func stall(host milliseconds: Int?) -> ConcurrencyStall {
+            var stall = ConcurrencyStall(kind: .cooperativePoolBlocked, duration: .milliseconds(400))
+            stall.hostDelay = milliseconds.map { .milliseconds($0) }
+            return stall
+        }
+        let stalls = [stall(host: 300), stall(host: 200), stall(host: 100), stall(host: nil)]
+        #expect(stalls.causedByTheProgram.map(\.hostDelay) == [.milliseconds(100), nil])
+    }
+}
