@@ -24,23 +24,17 @@ import Testing
 public struct ActorContentionIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// The shortest wait recorded.
     ///
-    /// ```swift
-    /// #expect(ActorContentionIsAnIssue().threshold == ActorContentionDetector.defaultThreshold)
-    /// ```
+    /// For example: `#expect(ActorContentionIsAnIssue().threshold == ActorContentionDetector.defaultThreshold)`
     public var threshold: Duration
 
     /// Applies to every test in a suite it is attached to, nested suites included.
     ///
-    /// ```swift
-    /// @Suite(.actorContentionIsAnIssue) struct IndexTests { @Suite struct Large { ... } }
-    /// ```
+    /// For example: `@Suite(.actorContentionIsAnIssue) struct IndexTests { @Suite struct Large { ... } }`
     public var isRecursive: Bool { true }
 
     /// Creates the trait; usually spelled `.actorContentionIsAnIssue`.
     ///
-    /// ```swift
-    /// @Test(ActorContentionIsAnIssue(threshold: .milliseconds(20))) func lookups() async { ... }
-    /// ```
+    /// For example: `@Test(ActorContentionIsAnIssue(threshold: .milliseconds(20))) func lookups() async { ... }`
     public init(threshold: Duration = ActorContentionDetector.defaultThreshold) {
         self.threshold = threshold
     }
@@ -78,9 +72,7 @@ extension Trait where Self == ActorContentionIsAnIssue {
     /// Records every actor contention episode during the test (a wait of at
     /// least `ActorContentionDetector.defaultThreshold`) as an issue.
     ///
-    /// ```swift
-    /// @Test(.actorContentionIsAnIssue) func lookupsDoNotQueue() async { ... }
-    /// ```
+    /// For example: `@Test(.actorContentionIsAnIssue) func lookupsDoNotQueue() async { ... }`
     public static var actorContentionIsAnIssue: Self { Self() }
 
     /// Records every episode with a wait of at least `threshold` as an issue.

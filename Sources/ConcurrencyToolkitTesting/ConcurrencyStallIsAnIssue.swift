@@ -27,23 +27,17 @@ import Testing
 public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// The shortest stall recorded.
     ///
-    /// ```swift
-    /// #expect(ConcurrencyStallIsAnIssue().threshold == StallDetector.defaultThreshold)
-    /// ```
+    /// For example: `#expect(ConcurrencyStallIsAnIssue().threshold == StallDetector.defaultThreshold)`
     public var threshold: Duration
 
     /// Applies to every test in a suite it is attached to, nested suites included.
     ///
-    /// ```swift
-    /// @Suite(.concurrencyStallIsAnIssue) struct ImportTests { @Suite struct Large { ... } }
-    /// ```
+    /// For example: `@Suite(.concurrencyStallIsAnIssue) struct ImportTests { @Suite struct Large { ... } }`
     public var isRecursive: Bool { true }
 
     /// Creates the trait; usually spelled `.concurrencyStallIsAnIssue`.
     ///
-    /// ```swift
-    /// @Test(ConcurrencyStallIsAnIssue(threshold: .seconds(1))) func bulkImport() async throws { ... }
-    /// ```
+    /// For example: `@Test(ConcurrencyStallIsAnIssue(threshold: .seconds(1))) func bulkImport() async throws { ... }`
     public init(threshold: Duration = StallDetector.defaultThreshold) {
         self.threshold = threshold
     }
@@ -82,9 +76,7 @@ extension Trait where Self == ConcurrencyStallIsAnIssue {
     /// Records every stall of the main actor or the pool during the test
     /// (of at least `StallDetector.defaultThreshold`) as an issue.
     ///
-    /// ```swift
-    /// @Test(.concurrencyStallIsAnIssue) func rendersOffTheMainActor() async { ... }
-    /// ```
+    /// For example: `@Test(.concurrencyStallIsAnIssue) func rendersOffTheMainActor() async { ... }`
     public static var concurrencyStallIsAnIssue: Self { Self() }
 
     /// Records every stall of at least `threshold` during the test as an issue.

@@ -51,16 +51,12 @@ import Testing
 public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// Applies to every test in a suite it is attached to, nested suites included.
     ///
-    /// ```swift
-    /// @Suite(.continuationMisuseIsAnIssue) struct NetworkTests { @Suite struct Uploads { ... } }
-    /// ```
+    /// For example: `@Suite(.continuationMisuseIsAnIssue) struct NetworkTests { @Suite struct Uploads { ... } }`
     public var isRecursive: Bool { true }
 
     /// Creates the trait; usually spelled `.continuationMisuseIsAnIssue`.
     ///
-    /// ```swift
-    /// @Test(ContinuationMisuseIsAnIssue()) func uploads() async throws { ... }
-    /// ```
+    /// For example: `@Test(ContinuationMisuseIsAnIssue()) func uploads() async throws { ... }`
     public init() {}
 
     /// One scope per test case, so each issue lands on the test that caused it.

@@ -28,43 +28,31 @@ import ConcurrencyToolkit
 public final class ManualClock: Clock, Sendable {
     /// A point on a ``ManualClock``: the time advanced since the clock was created.
     ///
-    /// ```swift
-    /// #expect(clock.now == .zero.advanced(by: .milliseconds(250)))
-    /// ```
+    /// For example: `#expect(clock.now == .zero.advanced(by: .milliseconds(250)))`
     public struct Instant: InstantProtocol, Sendable {
         /// Time since the clock's start.
         ///
-        /// ```swift
-        /// #expect(clock.now.offset == .milliseconds(250))
-        /// ```
+        /// For example: `#expect(clock.now.offset == .milliseconds(250))`
         public var offset: Duration
 
         /// The clock's start.
         ///
-        /// ```swift
-        /// let deadline = ManualClock.Instant.zero.advanced(by: .seconds(1))
-        /// ```
+        /// For example: `let deadline = ManualClock.Instant.zero.advanced(by: .seconds(1))`
         public static var zero: Instant { Instant(offset: .zero) }
 
         /// The instant `duration` after this one.
         ///
-        /// ```swift
-        /// let later = clock.now.advanced(by: .milliseconds(10))
-        /// ```
+        /// For example: `let later = clock.now.advanced(by: .milliseconds(10))`
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
 
         /// The time from this instant to `other`.
         ///
-        /// ```swift
-        /// let waited = start.duration(to: clock.now)
-        /// ```
+        /// For example: `let waited = start.duration(to: clock.now)`
         public func duration(to other: Instant) -> Duration { other.offset - offset }
 
         /// Whether `lhs` comes before `rhs`.
         ///
-        /// ```swift
-        /// #expect(start < clock.now)
-        /// ```
+        /// For example: `#expect(start < clock.now)`
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
@@ -101,37 +89,27 @@ public final class ManualClock: Clock, Sendable {
 
     /// Creates a clock at ``Instant/zero``.
     ///
-    /// ```swift
-    /// let clock = ManualClock()
-    /// ```
+    /// For example: `let clock = ManualClock()`
     public init() {}
 
     /// The current instant; changes only through ``advance(by:)`` and ``advance(to:)``.
     ///
-    /// ```swift
-    /// let start = clock.now
-    /// ```
+    /// For example: `let start = clock.now`
     public var now: Instant { withState { $0.now } }
 
     /// Zero: a manual clock is exact.
     ///
-    /// ```swift
-    /// #expect(clock.minimumResolution == .zero)
-    /// ```
+    /// For example: `#expect(clock.minimumResolution == .zero)`
     public var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on this clock right now.
     ///
-    /// ```swift
-    /// #expect(clock.sleeperCount == 0)       // nothing is waiting for time to pass
-    /// ```
+    /// For example: `#expect(clock.sleeperCount == 0)       // nothing is waiting for time to pass`
     public var sleeperCount: Int { withState { $0.sleepers.count } }
 
     /// Suspends until the clock is advanced to `deadline` or beyond.
     ///
-    /// ```swift
-    /// try await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
-    /// ```
+    /// For example: `try await clock.sleep(until: clock.now.advanced(by: .seconds(1)))`
     ///
     /// Throws `CancellationError` if the task is or becomes cancelled first.
     /// `tolerance` is ignored.
@@ -175,9 +153,7 @@ public final class ManualClock: Clock, Sendable {
     /// Moves time forward by `duration` and resumes every sleeper whose deadline
     /// is reached, earliest deadline first.
     ///
-    /// ```swift
-    /// clock.advance(by: .milliseconds(100))
-    /// ```
+    /// For example: `clock.advance(by: .milliseconds(100))`
     ///
     /// Resumed sleepers run later, on their own executors: wait for their
     /// effects (for example with ``waitForSleepers(count:)``) before asserting.
@@ -188,9 +164,7 @@ public final class ManualClock: Clock, Sendable {
     /// Moves time forward to `instant` (if it is later than ``now``) and resumes
     /// every sleeper whose deadline is reached, earliest deadline first.
     ///
-    /// ```swift
-    /// clock.advance(to: .zero.advanced(by: .seconds(2)))
-    /// ```
+    /// For example: `clock.advance(to: .zero.advanced(by: .seconds(2)))`
     public func advance(to instant: Instant) {
         let due = withState { state -> [Sleeper] in
             guard instant > state.now else { return [] }

@@ -2,12 +2,6 @@ import ConcurrencyToolkit
 
 /// Keeps every report of one kind that its handler receives, in order: the
 /// testing helpers' recorder, for any kind on the reporting floor.
-///
-/// ```swift
-/// let recorder = ReportRecorder<ConcurrencyStall>()
-/// await ConcurrencyStall.reporting.withScope(recorder.handler) { await work() }
-/// #expect(recorder.reports.isEmpty)
-/// ```
 package final class ReportRecorder<Report: ConcurrencyReport>: Sendable {
     private let recorded = Lock<[Report]>([])
 
@@ -27,11 +21,6 @@ package final class ReportRecorder<Report: ConcurrencyReport>: Sendable {
 /// for a kind routed by where its source was created, the sources created
 /// inside `operation`; for one routed while a scope is active, every report
 /// delivered meanwhile.
-///
-/// ```swift
-/// let (value, misuses) = try await withReportsRecorded(ContinuationMisuse.self) { try await fetch() }
-/// let (_, slow) = await withReportsRecorded(ConcurrencyStall.self, accepting: { $0.duration >= .seconds(1) }) { await work() }
-/// ```
 package func withReportsRecorded<Report: ConcurrencyReport, Result>(
     _ kind: Report.Type, accepting: (@Sendable (Report) -> Bool)? = nil,
     isolation: isolated (any Actor)? = #isolation,

@@ -6,19 +6,6 @@ import XCTest
 /// with `record` (the kind's recorder), records each report as an issue,
 /// then rethrows what the test threw.
 ///
-/// ```swift
-/// struct LongStallIsAnIssue: TestTrait, TestScoping {
-///     var threshold = Duration.seconds(1)
-///     func provideScope(
-///         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-///     ) async throws {
-///         try await recordingReportsAsIssues(of: test, performing: function) { body in
-///             await withConcurrencyStallsRecorded(threshold: threshold, body)
-///         }
-///     }
-/// }
-/// ```
-///
 /// Each issue's error is the report, at `location(report)` or, when that is
 /// `nil`, at the test's own declaration (a report with no line of the
 /// user's to point at would otherwise name this file).
@@ -47,13 +34,6 @@ package func recordingReportsAsIssues<Report: ConcurrencyReport>(
 /// The body of an XCTest assertion for any report kind: one failure per
 /// report, at `file`/`line`, as `prefix` and the report, or the caller's
 /// message and the report.
-///
-/// ```swift
-/// func assertNoLongStall(file: StaticString = #filePath, line: UInt = #line) async {
-///     let (_, stalls) = await withConcurrencyStallsRecorded(threshold: .seconds(1)) { await work() }
-///     failForEach(stalls, prefix: "CONCURRENCY STALL: ", message: "", file: file, line: line)
-/// }
-/// ```
 package func failForEach<Report: ConcurrencyReport>(
     _ reports: [Report], prefix: String = "", message: String, file: StaticString, line: UInt
 ) {

@@ -74,9 +74,7 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
 
     /// Queues `element` for the next batch.
     ///
-    /// ```swift
-    /// if !log.report("compressed \(path)") { print("log full: a line was dropped") }
-    /// ```
+    /// For example: `if !log.report("compressed \(path)") { print("log full: a line was dropped") }`
     ///
     /// - Returns: `true` if the element will be delivered; `false` if it was
     ///   dropped because `capacity` elements are already waiting (the consumer
@@ -88,16 +86,12 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
 
     /// How many elements were refused because the buffer was full.
     ///
-    /// ```swift
-    /// if log.droppedCount > 0 { print("log fell behind: \(log.droppedCount) lines lost") }
-    /// ```
+    /// For example: `if log.droppedCount > 0 { print("log fell behind: \(log.droppedCount) lines lost") }`
     public var droppedCount: Int { storage.droppedCount }
 
     /// Delivers every element still waiting, at once, returns after the handler ran, and stops.
     ///
-    /// ```swift
-    /// await log.finish()                   // every accepted line is in the store
-    /// ```
+    /// For example: `await log.finish()                   // every accepted line is in the store`
     ///
     /// Returns at once when nothing is pending, when called again, or after ``cancel()``.
     /// The caller's `function`, `fileID` and `line` name the wait in a trace
@@ -108,9 +102,7 @@ public final class BatchingReporter<Element: Sendable>: Sendable {
 
     /// Discards the waiting elements and stops delivering.
     ///
-    /// ```swift
-    /// log.cancel()
-    /// ```
+    /// For example: `log.cancel()`
     ///
     /// A delivery already running completes; callers waiting in ``finish(function:fileID:line:)`` return.
     public func cancel() {

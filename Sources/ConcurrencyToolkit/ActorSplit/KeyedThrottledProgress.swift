@@ -58,9 +58,7 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
 
     /// Records `value` as the newest for `key`.
     ///
-    /// ```swift
-    /// perFile.report(bytesWritten, for: path)
-    /// ```
+    /// For example: `perFile.report(bytesWritten, for: path)`
     ///
     /// Synchronous, from any thread; never waits for the handler. Ignored
     /// once ``finish(function:fileID:line:)`` or ``cancel()`` was called.
@@ -71,9 +69,7 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
 
     /// Delivers every key still pending at once, returns after the handler ran, and stops.
     ///
-    /// ```swift
-    /// await perFile.finish()               // every file's last figure has been shown
-    /// ```
+    /// For example: `await perFile.finish()               // every file's last figure has been shown`
     ///
     /// Returns at once when nothing is pending, when called again, or after ``cancel()``.
     /// The caller's `function`, `fileID` and `line` name the wait in a trace
@@ -84,9 +80,7 @@ public final class KeyedThrottledProgress<Key: Hashable & Sendable, Value: Senda
 
     /// Discards pending values and stops delivering.
     ///
-    /// ```swift
-    /// perFile.cancel()
-    /// ```
+    /// For example: `perFile.cancel()`
     ///
     /// A delivery already running completes; callers waiting in ``finish(function:fileID:line:)`` return.
     public func cancel() {

@@ -5,14 +5,6 @@
 /// report after a quiet period, delivers, sleeps until the next slot, and
 /// ends after a slot with nothing to deliver.
 ///
-/// ```
-///            report             finish
-///   idle ─────────────▶ pumping ──────────▶ finishing ──(buffer empty)──▶ finished
-///    ▲  (start pump)       │  (wake pump)                                    ▲
-///    └─slot with nothing───┘                         finish while idle ──────┘
-///   cancel, from any live phase ──▶ cancelled (buffer dropped, waiters resumed)
-/// ```
-///
 /// `Waiter` (a `finish()` caller) and `Pump` (a task handle) are opaque here,
 /// so the tests drive this type with plain integers.
 @usableFromInline

@@ -88,9 +88,7 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// Records `value` as the newest; it reaches the handler within one
     /// interval unless a newer value replaces it first.
     ///
-    /// ```swift
-    /// deflateLoop { bytesWritten in progress.report(bytesWritten) }
-    /// ```
+    /// For example: `deflateLoop { bytesWritten in progress.report(bytesWritten) }`
     ///
     /// Callable from any thread or task, including a C callback; never
     /// suspends and never waits for the handler. Ignored once ``finish(function:fileID:line:)`` or ``cancel()`` was called.
@@ -122,9 +120,7 @@ public final class ThrottledProgress<Value: Sendable>: Sendable {
     /// Stops the reporter: the pending value, if any, is discarded, and
     /// nothing is delivered from now on.
     ///
-    /// ```swift
-    /// onCancel { progress.cancel() }       // the user closed the window
-    /// ```
+    /// For example: `onCancel { progress.cancel() }       // the user closed the window`
     ///
     /// A delivery already running completes. Callers waiting in ``finish(function:fileID:line:)``
     /// return. Calling it twice, or after `finish()`, does nothing.

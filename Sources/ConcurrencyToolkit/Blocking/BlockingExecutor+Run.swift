@@ -61,9 +61,7 @@ extension BlockingExecutor {
     /// Runs `body` on one of the executor's lanes and returns its result; the
     /// form for a body that needs no ``JobContext``.
     ///
-    /// ```swift
-    /// let size = try await BlockingExecutor.shared.run { try fileSize(atPath: path) }
-    /// ```
+    /// For example: `let size = try await BlockingExecutor.shared.run { try fileSize(atPath: path) }`
     ///
     /// Behaves exactly like ``run(isolation:function:fileID:line:_:)-(_,_,_,_,(JobContext)->T)`` under
     /// cancellation (a queued job is removed, the caller throws

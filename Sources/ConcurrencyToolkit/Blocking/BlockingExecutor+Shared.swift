@@ -12,9 +12,7 @@ extension BlockingExecutor {
     /// environment variable `CONCURRENCY_TOOLKIT_BLOCKING_WIDTH` holds a
     /// positive integer when it is first used.
     ///
-    /// ```swift
-    /// let text = try await BlockingExecutor.shared.run { try String(contentsOfFile: path) }
-    /// ```
+    /// For example: `let text = try await BlockingExecutor.shared.run { try String(contentsOfFile: path) }`
     ///
     /// Why 64 and not the core count: blocked threads use no CPU, so the
     /// useful width is how many blocking calls may be waiting at once (files
@@ -28,9 +26,7 @@ extension BlockingExecutor {
 
     /// The width of ``shared`` when `CONCURRENCY_TOOLKIT_BLOCKING_WIDTH` is not set.
     ///
-    /// ```swift
-    /// assert(BlockingExecutor.shared.width == BlockingExecutor.defaultSharedWidth)
-    /// ```
+    /// For example: `assert(BlockingExecutor.shared.width == BlockingExecutor.defaultSharedWidth)`
     public static let defaultSharedWidth = 64
 
     static let sharedWidthVariable = "CONCURRENCY_TOOLKIT_BLOCKING_WIDTH"

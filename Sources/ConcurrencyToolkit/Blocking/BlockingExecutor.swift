@@ -48,9 +48,7 @@ public final class BlockingExecutor: Sendable {
     /// Creates an executor with `width` lanes. Threads are only used while a
     /// lane has work; an idle executor holds none.
     ///
-    /// ```swift
-    /// let sqlite = BlockingExecutor(width: 4, label: "sqlite")
-    /// ```
+    /// For example: `let sqlite = BlockingExecutor(width: 4, label: "sqlite")`
     ///
     /// - Parameters:
     ///   - width: The most jobs that run at once. Pick the concurrency the
@@ -75,9 +73,7 @@ public final class BlockingExecutor: Sendable {
 
     /// A snapshot of the executor's counters.
     ///
-    /// ```swift
-    /// print(BlockingExecutor.shared.metrics)   // "queued 0, running 3 (peak 12), ..."
-    /// ```
+    /// For example: `print(BlockingExecutor.shared.metrics)   // "queued 0, running 3 (peak 12), ..."`
     public var metrics: Metrics { state.withLock { $0.metrics } }
 
     /// Turns both spin windows off (``SpinWindow``): every hand-off then

@@ -17,9 +17,7 @@ extension BlockingExecutor {
 
         /// Creates the error (the executor does; tests may compare against one):
         ///
-        /// ```swift
-        /// #expect(throws: BlockingExecutor.ShutDownError(label: "io", wasQueued: false)) { ... }
-        /// ```
+        /// For example: `#expect(throws: BlockingExecutor.ShutDownError(label: "io", wasQueued: false)) { ... }`
         public init(label: String, wasQueued: Bool) {
             self.label = label
             self.wasQueued = wasQueued

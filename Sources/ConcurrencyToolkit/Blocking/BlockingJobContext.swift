@@ -25,9 +25,7 @@ extension BlockingExecutor {
 
         /// Whether the task that called `run` has been cancelled.
         ///
-        /// ```swift
-        /// for chunk in chunks where !context.isCancelled { write(chunk) }
-        /// ```
+        /// For example: `for chunk in chunks where !context.isCancelled { write(chunk) }`
         public var isCancelled: Bool { job.isCancelled }
 
         /// Throws `CancellationError` if the task that called `run` has been
@@ -67,9 +65,7 @@ extension BlockingExecutor {
         /// The priority of the task that called `run`, which also chose the
         /// lane's quality of service.
         ///
-        /// ```swift
-        /// if context.priority < .medium { usleep(1_000) }   // be gentle in the background
-        /// ```
+        /// For example: `if context.priority < .medium { usleep(1_000) }   // be gentle in the background`
         public var priority: TaskPriority { job.priority }
     }
 }

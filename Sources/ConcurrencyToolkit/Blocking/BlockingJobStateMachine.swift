@@ -3,17 +3,6 @@
 /// running, finished), whether its caller was cancelled, and the interrupt
 /// actions to run when it is. Events in, actions out; no locks, no threads.
 ///
-/// ```
-/// submitted ──enqueued(ticket)──▶ queued(ticket) ──start──▶ running ──finish──▶ finished
-///     │ └─────────────────────────start────────────────────────▶│
-///   cancel: nothing to do yet;    cancel: withdraw the      cancel: hand back the
-///   enqueued(ticket) then says    ticket from the FIFO      interrupt actions
-///   "withdraw it" (the canceller  (if a lane took it first, (each runs once)
-///   found no ticket)              start refuses)
-///
-/// start after cancel refuses: the body never runs, the caller gets CancellationError
-/// ```
-///
 /// The executor keeps one per job in a `Lock` and the FIFO in another, and
 /// never takes one while holding the other: a submission and a cancellation
 /// that race meet here instead. Whoever takes the job out of the FIFO (a lane,

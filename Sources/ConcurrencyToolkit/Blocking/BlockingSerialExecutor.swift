@@ -48,9 +48,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
 
     /// Creates an executor with its own serial queue.
     ///
-    /// ```swift
-    /// let executor = BlockingSerialExecutor(label: "sqlite.main")
-    /// ```
+    /// For example: `let executor = BlockingSerialExecutor(label: "sqlite.main")`
     public init(label: String) {
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: key, value: true)
@@ -58,9 +56,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
 
     /// Runs an actor job on ``queue``. Called by the runtime, not by you:
     ///
-    /// ```swift
-    /// await logFile.append("started")   // the runtime enqueues the call here
-    /// ```
+    /// For example: `await logFile.append("started")   // the runtime enqueues the call here`
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { BlockingThreads.running { job.runSynchronously(on: self.asUnownedSerialExecutor()) } }
@@ -69,18 +65,14 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
     /// Stops the process unless the caller runs on ``queue``; this is what
     /// `assumeIsolated` and `assertIsolated` call when the runtime cannot tell.
     ///
-    /// ```swift
-    /// logFile.executor.queue.async { logFile.assumeIsolated { $0.flush() } }   // passes
-    /// ```
+    /// For example: `logFile.executor.queue.async { logFile.assumeIsolated { $0.flush() } }   // passes`
     public func checkIsolated() {
         checkPrecondition(isOnQueue, "not running on the BlockingSerialExecutor queue '\(queue.label)'")
     }
 
     /// Whether the caller runs on ``queue`` (never `nil`: the queue always knows).
     ///
-    /// ```swift
-    /// if logFile.executor.isIsolatingCurrentContext() == true { /* on the actor's queue */ }
-    /// ```
+    /// For example: `if logFile.executor.isIsolatingCurrentContext() == true { /* on the actor's queue */ }`
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
     public func isIsolatingCurrentContext() -> Bool? {
         isOnQueue

@@ -19,30 +19,16 @@ import Darwin
 ///   suspends lets the task go on at once; the runtime enqueues nothing).
 ///
 /// Waking a parked thread costs a futex wake-up and a context switch, tens
-/// of microseconds. The caller's window is what saves the round trip; the
-/// lane's adds to it only together with the caller's (the caller's wake-up
-/// remains otherwise). The figures are in Performance.md, "Primitives in a
-/// plain program" and "Why the code is as it is".
+/// of microseconds; the caller's window is what saves it (Performance.md,
+/// "Why the code is as it is").
 ///
-/// What we took from others:
-/// - crossbeam's `Backoff`: poll a few times back to back, then yield the
-///   core (`sched_yield`) between polls, then park. A spinning thread does
-///   not keep a thread that has work off the core.
-/// - Go's scheduler: at most one spinning lane per executor, and no spinning
-///   on a single core, where it only delays the thread being waited for.
-/// - glibc's adaptive mutex and libdispatch's bounded worker spin: the
-///   window is bounded and learned. It grows to twice a wait that was short
-///   enough to catch, and halves after a long one, down to zero: an executor
-///   whose jobs come seldom (the lane's window) or run long (the caller's)
-///   stops spinning, and an idle one burns nothing after its last window.
-/// - Go's scheduler again: no spinning while every core is busy. A spin pays
-///   only while the waiter and the thread it waits for each have a core;
-///   with a third runnable thread, the spinner holds a core the other side
-///   needs, and `sched_yield` does not give it to another process. So the
-///   executor feeds in how many threads are runnable besides its own
-///   (``observe(otherRunnableThreads:)``, from ``RunQueue``) and the window is
-///   none from a reading that leaves no core free until five in a row do.
-///   Performance.md, "The hand-offs on a busy machine", has the evidence.
+/// Borrowed: crossbeam's `Backoff` (poll, then `sched_yield` between polls,
+/// then park); Go's scheduler (one spinning lane per executor, none on a
+/// single core, none while every core is busy: ``observe(otherRunnableThreads:)``
+/// from ``RunQueue`` closes the window until five readings in a row leave a
+/// core free); glibc's adaptive mutex (a bounded, learned window that grows
+/// to twice a wait short enough to catch and halves after a long one, down
+/// to zero, so a seldom-used or long-running executor stops spinning).
 struct SpinWindow: Equatable {
     /// The longest window, in nanoseconds: well above a thread wake-up, well
     /// below anything a user would notice as CPU use.

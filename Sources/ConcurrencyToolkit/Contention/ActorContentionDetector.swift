@@ -28,26 +28,20 @@ public enum ActorContentionDetector {
     /// The default threshold, 100 ms: a wait a user notices when it is on
     /// the way to the screen.
     ///
-    /// ```swift
-    /// ActorContentionDetector.start(threshold: ActorContentionDetector.defaultThreshold * 2)
-    /// ```
+    /// For example: `ActorContentionDetector.start(threshold: ActorContentionDetector.defaultThreshold * 2)`
     public static let defaultThreshold: Duration = .milliseconds(100)
 
     /// The shortest threshold, 1 ms: a hop onto an actor costs tens of
     /// microseconds, and a thread's wake-up up to a millisecond on a busy
     /// machine, so a lower threshold would report every queued job.
     ///
-    /// ```swift
-    /// ActorContentionDetector.start(threshold: ActorContentionDetector.minimumThreshold * 20)
-    /// ```
+    /// For example: `ActorContentionDetector.start(threshold: ActorContentionDetector.minimumThreshold * 20)`
     public static let minimumThreshold: Duration = .milliseconds(1)
 
     /// Starts watching for the process, reporting every episode in which a
     /// job waited at least `threshold`.
     ///
-    /// ```swift
-    /// ActorContentionDetector.start(threshold: .milliseconds(250))
-    /// ```
+    /// For example: `ActorContentionDetector.start(threshold: .milliseconds(250))`
     ///
     /// Idempotent: starting it again changes the threshold and does nothing else.
     /// A threshold of zero or less stops the process with a message; one
@@ -61,9 +55,7 @@ public enum ActorContentionDetector {
     /// Stops what ``start(threshold:)`` started: the watcher thread ends
     /// within one look; an episode going on is not reported.
     ///
-    /// ```swift
-    /// ActorContentionDetector.stop()
-    /// ```
+    /// For example: `ActorContentionDetector.stop()`
     ///
     /// Idempotent. While a testing helper (`withActorContentionRecorded`)
     /// records, the watcher runs on for it, but the process-wide handler
@@ -77,15 +69,6 @@ public enum ActorContentionDetector {
     /// are built on it. After `operation` returns it waits two looks, which
     /// end an episode as soon as no job waits the threshold, so an episode
     /// that ended just before is reported.
-    ///
-    /// ```swift
-    /// let reports = Lock<[ActorContention]>([])
-    /// await ActorContentionDetector.recording(threshold: .milliseconds(100), report: { c in
-    ///     reports.withLock { $0.append(c) }
-    /// }) {
-    ///     await work()
-    /// }
-    /// ```
     package static func recording<Result>(
         threshold: Duration, report: @escaping @Sendable (ActorContention) -> Void,
         isolation: isolated (any Actor)? = #isolation,

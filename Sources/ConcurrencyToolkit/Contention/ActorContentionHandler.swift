@@ -36,9 +36,7 @@ public struct ActorContentionHandler: Sendable {
     /// standard error (the episode and the holder's frames) and lets the
     /// program go on.
     ///
-    /// ```swift
-    /// ActorContentionHandler.bootstrap(.logToStandardError)
-    /// ```
+    /// For example: `ActorContentionHandler.bootstrap(.logToStandardError)`
     ///
     /// Rate-limited like the other reports: the first episode of an actor
     /// held by a function is written in full; repeats are counted and

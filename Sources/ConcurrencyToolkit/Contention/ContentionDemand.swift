@@ -3,11 +3,6 @@
 /// of recording scopes (the testing module), kept by a ``Demands``. The
 /// watcher thread runs while anyone wants it, with the smallest threshold
 /// asked for; each report reaches only those whose threshold it reaches.
-///
-/// ```swift
-/// let id = ContentionDemand.shared.add(threshold: .milliseconds(100))
-/// defer { ContentionDemand.shared.remove(id) }
-/// ```
 final class ContentionDemand: Sendable {
     static let shared = ContentionDemand()
 

@@ -2,12 +2,6 @@
 /// look at. An executor joins when it is created (one lock, once) and
 /// leaves when it is gone (the watcher drops released ones as it looks; it
 /// holds one whose contention episode goes on until that is reported).
-///
-/// ```swift
-/// // snippet: skip (internal: the executor and the watcher)
-/// ContentionRegistry.shared.add(core)
-/// for core in ContentionRegistry.shared.live() { /* look */ }
-/// ```
 final class ContentionRegistry: Sendable {
     static let shared = ContentionRegistry()
 

@@ -1,18 +1,6 @@
 /// Turns the watcher's looks at one executor into contention episodes. A
 /// pure value: looks and times in, what to report out.
 ///
-/// ```swift
-/// // snippet: skip (internal: the watcher's loop)
-/// var tracker = ContentionStateMachine()
-/// switch tracker.observe(look, threshold: 100_000_000, now: now) {
-/// case .began: captureHolder()
-/// case .continuing(let needsHolder): if needsHolder { captureHolder() }
-/// case .ongoing: report(tracker.episode!, ongoing: true)
-/// case .ended(let episode, _): report(episode, ongoing: false)
-/// case .none: break
-/// }
-/// ```
-///
 /// - An episode begins at the first look that sees a job waiting at least
 ///   the threshold, or a backlog that did and ended between two looks (a
 ///   look came late: no holder's stack, nobody saw it).

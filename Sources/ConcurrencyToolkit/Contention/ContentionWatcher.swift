@@ -18,12 +18,6 @@ import Synchronization
 /// when an episode ends, and while a long one lasts (symbolicated on a queue
 /// of its own, so no look waits for it). An executor whose actor is released
 /// during an episode is kept until the next look, which ends and reports it.
-///
-/// ```swift
-/// let watcher = ContentionWatcher(configuration: .init(threshold: 100_000_000, interval: 25_000_000))
-/// watcher.start()
-/// watcher.stop()
-/// ```
 final class ContentionWatcher: DemandDrivenWorker {
     struct Configuration: Equatable, Sendable {
         /// Nanoseconds a job may wait before its actor is contended.

@@ -9,12 +9,6 @@ import Darwin
 /// The stack of the thread running an actor's job, captured the way stall
 /// reports capture blocking threads (``ThreadStackCapture``), and turned
 /// into report lines. Linux only; elsewhere it captures nothing.
-///
-/// ```swift
-/// // snippet: skip (internal: the watcher's capture)
-/// let holder = HolderStack()                    // on the watcher thread
-/// if let raw = holder.capture(thread: look.holderThread) { lines = holder.symbolicate(raw) }
-/// ```
 struct HolderStack {
     private let canCapture: Bool
 

@@ -3,13 +3,6 @@
 /// geometrically and never shrinks, so a steady flow of jobs allocates
 /// nothing.
 ///
-/// ```swift
-/// var heap = JobHeap<Int>()
-/// heap.push(.init(job: 1, priority: 0x15, busyAtEnqueue: 10, order: 0))
-/// heap.push(.init(job: 2, priority: 0x19, busyAtEnqueue: 11, order: 1))
-/// heap.pop()?.job   // 2: higher priority first
-/// ```
-///
 /// Generic over the job so the queue's state machine is tested with plain
 /// values; the executor stores `UnownedJob`s.
 struct JobHeap<Job> {

@@ -42,9 +42,7 @@
 public final class MonitoredActorExecutor: SerialExecutor, Sendable {
     /// The name reports, statistics and traces show.
     ///
-    /// ```swift
-    /// print(cache.executor.label)   // "ImageCache"
-    /// ```
+    /// For example: `print(cache.executor.label)   // "ImageCache"`
     public var label: String { core.label }
 
     let core: MonitoredExecutorCore
@@ -65,9 +63,7 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
 
     /// Queues an actor job. Called by the runtime, not by you:
     ///
-    /// ```swift
-    /// _ = await cache.image(for: url)   // the runtime enqueues the call here
-    /// ```
+    /// For example: `_ = await cache.image(for: url)   // the runtime enqueues the call here`
     public func enqueue(_ job: consuming ExecutorJob) {
         core.enqueue(UnownedJob(job), executor: asUnownedSerialExecutor())
     }
@@ -85,18 +81,14 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
     /// jobs; the runtime calls it for `assertIsolated`/`assumeIsolated` when
     /// it cannot tell by itself (code called synchronously from the actor).
     ///
-    /// ```swift
-    /// cache.executor.checkIsolated()   // inside an ImageCache method: passes
-    /// ```
+    /// For example: `cache.executor.checkIsolated()   // inside an ImageCache method: passes`
     public func checkIsolated() {
         checkPrecondition(isRunningCurrentThread, "not running on the actor of MonitoredActorExecutor '\(label)'")
     }
 
     /// Whether the caller is running one of this executor's jobs.
     ///
-    /// ```swift
-    /// if cache.executor.isIsolatingCurrentContext() == true { /* inside the actor */ }
-    /// ```
+    /// For example: `if cache.executor.isIsolatingCurrentContext() == true { /* inside the actor */ }`
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
     public func isIsolatingCurrentContext() -> Bool? {
         isRunningCurrentThread

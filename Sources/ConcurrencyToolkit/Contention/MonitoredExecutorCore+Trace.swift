@@ -14,12 +14,6 @@
 /// recording ended, an executor created in one makes late events: dropped
 /// and counted, as the recorder's other late events are (the executor holds
 /// the recorder weakly: once the recording's owner lets it go, none are made).
-///
-/// ```swift
-/// // snippet: skip (internal: the core's enqueue and drain)
-/// let (action, changes) = state.withLock { ($0.enqueue(job, priority: p, now: now), $0.traceChanges) }
-/// traceQueued(changes)
-/// ```
 extension MonitoredExecutorCore {
     /// Whether to copy the trace's changes out of the lock: some recording
     /// runs (an own recording that ended drops late events).

@@ -11,12 +11,6 @@
 ///
 /// The runners hold this core, not the executor (which the actor owns), so
 /// the executor's `deinit` can end them: ``stop()``.
-///
-/// ```swift
-/// // snippet: skip (internal: the executor's enqueue)
-/// let core = MonitoredExecutorCore(label: "Cache")
-/// core.enqueue(UnownedJob(job), executor: executor.asUnownedSerialExecutor())
-/// ```
 final class MonitoredExecutorCore: Sendable {
     typealias Queue = MonitoredQueueStateMachine<UnownedJob, UnsafeContinuation<Bool, Never>>
 

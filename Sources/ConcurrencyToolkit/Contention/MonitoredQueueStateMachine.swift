@@ -9,12 +9,6 @@
 /// runner owns the queue at a time (`running`), which is what makes the
 /// actor serial. A runner hands the queue to a higher band's runner when a
 /// more urgent job is next, so that job runs on a thread of its priority.
-///
-/// ```swift
-/// var queue = MonitoredQueueStateMachine<Int, Int>()
-/// queue.enqueue(7, priority: 0x15, now: 100)     // .spawn(2): no runner of that band yet
-/// queue.next(band: 2, now: 150, finished: false, thread: 42)   // .run(7): waited 0 (nothing ran before it)
-/// ```
 struct MonitoredQueueStateMachine<Job, Waker> {
     enum WakeAction {
         case none

@@ -11,13 +11,6 @@
 /// thread to wake an idle actor (a saturated pool: the stall detector's
 /// report) waited zero here. Go's mutex profile stops a waiter's clock at the
 /// unlock for the same reason.
-///
-/// ```swift
-/// var measures = QueueMeasures()
-/// let mark = measures.enqueued(depth: 1, now: 0)      // busy clock 0
-/// measures.started(busyAtEnqueue: mark, depth: 0, now: 40)   // waited 0: nothing ran
-/// measures.finished(now: 100)                          // busy 60 ns
-/// ```
 struct QueueMeasures {
     private(set) var started: UInt64 = 0
     /// Time spent running the jobs that have finished.

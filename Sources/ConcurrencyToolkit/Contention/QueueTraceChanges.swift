@@ -9,12 +9,6 @@
 ///
 /// A few stores per change whether or not a trace records; the events are
 /// made only while one does.
-///
-/// ```swift
-/// var changes = QueueTraceChanges()
-/// changes.queued(now: 100, depth: 1)
-/// changes.started(now: 90, waited: 0, depth: 0)   // stamped 101: after the enqueue it follows
-/// ```
 struct QueueTraceChanges {
     private var lastStamp: UInt64 = 0
     /// The last enqueue: when, and the jobs waiting after it.

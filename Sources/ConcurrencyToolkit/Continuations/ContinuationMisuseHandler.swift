@@ -53,9 +53,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// The default: writes one line starting with `CONTINUATION MISUSE:` to
     /// standard error and lets the program go on.
     ///
-    /// ```swift
-    /// ContinuationMisuseHandler.bootstrap(.logToStandardError)
-    /// ```
+    /// For example: `ContinuationMisuseHandler.bootstrap(.logToStandardError)`
     ///
     /// It is rate-limited, so a bug in a loop cannot flood the log: the first
     /// misuse of a kind from a creation site is written in full; repeats from
@@ -82,9 +80,7 @@ public struct ContinuationMisuseHandler: Sendable {
     /// any continuation is created; a second call is a programmer error and
     /// stops the process with a message naming both call sites.
     ///
-    /// ```swift
-    /// ContinuationMisuseHandler.bootstrap(.trap)
-    /// ```
+    /// For example: `ContinuationMisuseHandler.bootstrap(.trap)`
     public static func bootstrap(
         _ handler: ContinuationMisuseHandler, fileID: String = #fileID, line: Int = #line
     ) {
@@ -94,18 +90,14 @@ public struct ContinuationMisuseHandler: Sendable {
     /// The handler in effect for the current task: the innermost scope, or the
     /// process-wide one.
     ///
-    /// ```swift
-    /// ContinuationMisuseHandler.current.report(misuse)   // rarely needed directly
-    /// ```
+    /// For example: `ContinuationMisuseHandler.current.report(misuse)   // rarely needed directly`
     public static var current: ContinuationMisuseHandler {
         Self(base: ContinuationMisuse.reporting.current)
     }
 
     /// Delivers `misuse` to this handler.
     ///
-    /// ```swift
-    /// ContinuationMisuseHandler.logToStandardError.report(misuse)
-    /// ```
+    /// For example: `ContinuationMisuseHandler.logToStandardError.report(misuse)`
     public func report(_ misuse: ContinuationMisuse) {
         base.report(misuse)
     }

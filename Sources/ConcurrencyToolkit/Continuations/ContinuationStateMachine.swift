@@ -4,14 +4,6 @@
 /// compare-and-exchange, so this type is the whole state machine and can be
 /// unit-tested without threads.
 ///
-/// ```
-/// unarmed ──arm──▶ pending ──resume──▶ resumed
-///    │                │  ├──timeout──▶ timedOut     (a later resume is dropped silently)
-///    │                │  ├──cancel───▶ cancelled    (a later resume is dropped silently)
-///    │                └──last copy dropped──▶ leaked
-///    └──cancel──▶ cancelledBeforeArm ──arm──▶ cancelled
-/// ```
-///
 /// A plain box starts `pending`. A box for `onCancel:` starts `unarmed`: it is
 /// made before the task's cancellation handler is installed, so the handler
 /// has it from the start, and becomes `pending` once the continuation exists.

@@ -40,27 +40,19 @@ public enum PendingContinuations {
     public struct Snapshot: Sendable {
         /// The listed continuations not yet resumed (empty while tracking was off).
         ///
-        /// ```swift
-        /// let oldest = snapshot.pending.max { $0.age < $1.age }
-        /// ```
+        /// For example: `let oldest = snapshot.pending.max { $0.age < $1.age }`
         public var pending: [PendingContinuation]
         /// Waiters resumed with `SafeContinuationError.timedOut` since the process started.
         ///
-        /// ```swift
-        /// metrics.gauge("continuations.timed_out", snapshot.timedOut)
-        /// ```
+        /// For example: `metrics.gauge("continuations.timed_out", snapshot.timedOut)`
         public var timedOut: Int
         /// Waiters resumed with `CancellationError` by their task's cancellation.
         ///
-        /// ```swift
-        /// metrics.gauge("continuations.cancelled", snapshot.cancelled)
-        /// ```
+        /// For example: `metrics.gauge("continuations.cancelled", snapshot.cancelled)`
         public var cancelled: Int
         /// Continuations dropped without a resume (each also reported as misuse).
         ///
-        /// ```swift
-        /// assert(PendingContinuations.snapshot().leaked == 0, "a callback API dropped a continuation")
-        /// ```
+        /// For example: `assert(PendingContinuations.snapshot().leaked == 0, "a callback API dropped a continuation")`
         public var leaked: Int
         /// Resumes that came after a timeout, cancellation or leak had already
         /// resumed the waiter. Expected with timeouts; dropped without a report.
@@ -74,9 +66,7 @@ public enum PendingContinuations {
     /// Takes a snapshot. Cheap enough to call from a debug endpoint or a
     /// signal-driven dump; it holds the registry lock while copying.
     ///
-    /// ```swift
-    /// let stuck = PendingContinuations.snapshot().pending.filter { $0.age > .seconds(10) }
-    /// ```
+    /// For example: `let stuck = PendingContinuations.snapshot().pending.filter { $0.age > .seconds(10) }`
     public static func snapshot() -> Snapshot {
         let now = ContinuousClock.now
         let registrations = registry.withLock { Array($0.values) }

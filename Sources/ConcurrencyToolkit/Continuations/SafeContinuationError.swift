@@ -36,22 +36,16 @@ public struct SafeContinuationError: Error, Sendable, Hashable, CustomStringConv
 
         /// Every copy of the continuation was dropped without a resume.
         ///
-        /// ```swift
-        /// if error.code == .leaked { assertionFailure("\(error)") }
-        /// ```
+        /// For example: `if error.code == .leaked { assertionFailure("\(error)") }`
         public static let leaked = Code(1)
         /// The `timeout` passed before any resume.
         ///
-        /// ```swift
-        /// if error.code == .timedOut { metrics.increment("fetch.timeout") }
-        /// ```
+        /// For example: `if error.code == .timedOut { metrics.increment("fetch.timeout") }`
         public static let timedOut = Code(2)
 
         /// The code's name, as in `timedOut`.
         ///
-        /// ```swift
-        /// metrics.increment("continuation.\(error.code)")
-        /// ```
+        /// For example: `metrics.increment("continuation.\(error.code)")`
         public var description: String {
             switch value {
             case 1: "leaked"
@@ -63,22 +57,16 @@ public struct SafeContinuationError: Error, Sendable, Hashable, CustomStringConv
 
     /// Which way the wait ended.
     ///
-    /// ```swift
-    /// #expect(error.code == .timedOut)
-    /// ```
+    /// For example: `#expect(error.code == .timedOut)`
     public var code: Code
     /// Where the continuation was created; `nil` only in an error built for a
     /// comparison, such as ``leaked`` itself.
     ///
-    /// ```swift
-    /// logger.warning("no answer for the call at \(error.creationSite!)")
-    /// ```
+    /// For example: `logger.warning("no answer for the call at \(error.creationSite!)")`
     public var creationSite: CallSite?
     /// For ``Code/timedOut``: the timeout the continuation was given.
     ///
-    /// ```swift
-    /// if let timeout = error.timeout { logger.info("gave up after \(timeout)") }
-    /// ```
+    /// For example: `if let timeout = error.timeout { logger.info("gave up after \(timeout)") }`
     public var timeout: Duration?
 
     /// Creates an error; the toolkit makes these, tests may make their own.
@@ -95,31 +83,23 @@ public struct SafeContinuationError: Error, Sendable, Hashable, CustomStringConv
     /// Every copy of the continuation was dropped without a resume.
     /// A ``ContinuationMisuse`` of kind ``ContinuationMisuse/Kind/leaked`` was reported too.
     ///
-    /// ```swift
-    /// do { try await fetch() } catch SafeContinuationError.leaked { reportBug() }
-    /// ```
+    /// For example: `do { try await fetch() } catch SafeContinuationError.leaked { reportBug() }`
     public static var leaked: SafeContinuationError { SafeContinuationError(code: .leaked) }
     /// The `timeout` given to `withSafeThrowingContinuation` passed before any resume.
     ///
-    /// ```swift
-    /// do { try await fetch() } catch SafeContinuationError.timedOut { retry() }
-    /// ```
+    /// For example: `do { try await fetch() } catch SafeContinuationError.timedOut { retry() }`
     public static var timedOut: SafeContinuationError { SafeContinuationError(code: .timedOut) }
 
     /// Equal when the codes are; see the type's documentation.
     ///
-    /// ```swift
-    /// #expect(error == .timedOut)
-    /// ```
+    /// For example: `#expect(error == .timedOut)`
     public static func == (lhs: SafeContinuationError, rhs: SafeContinuationError) -> Bool {
         lhs.code == rhs.code
     }
 
     /// Hashes the code only, as ``==(_:_:)`` compares it only.
     ///
-    /// ```swift
-    /// let seen: Set<SafeContinuationError> = [.timedOut, .leaked]
-    /// ```
+    /// For example: `let seen: Set<SafeContinuationError> = [.timedOut, .leaked]`
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
     }
@@ -127,18 +107,14 @@ public struct SafeContinuationError: Error, Sendable, Hashable, CustomStringConv
     /// Lets `catch SafeContinuationError.timedOut` and `case .failure(SafeContinuationError.leaked)`
     /// match any error with that code.
     ///
-    /// ```swift
-    /// do { try await fetch() } catch SafeContinuationError.timedOut { retry() }
-    /// ```
+    /// For example: `do { try await fetch() } catch SafeContinuationError.timedOut { retry() }`
     public static func ~= (pattern: SafeContinuationError, value: any Error) -> Bool {
         (value as? SafeContinuationError)?.code == pattern.code
     }
 
     /// Lets `if case .leaked = error` match by code.
     ///
-    /// ```swift
-    /// if case .leaked = error { reportBug(error) }
-    /// ```
+    /// For example: `if case .leaked = error { reportBug(error) }`
     public static func ~= (pattern: SafeContinuationError, value: SafeContinuationError) -> Bool {
         value.code == pattern.code
     }

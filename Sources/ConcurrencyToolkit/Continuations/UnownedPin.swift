@@ -14,14 +14,6 @@
 /// never pending, so the handler's compare-and-exchange on its state byte just
 /// fails. (`StressTests` races exactly this; under AddressSanitizer, removing
 /// the pin makes it report a heap use after free.)
-///
-/// ```swift
-/// let token = Unmanaged.passRetained(box)         // the handler's unretained reference
-/// let pin = UnownedPin(token.takeUnretainedValue())
-/// token.release()                        // may run deinit; the memory stays
-/// // ... the handler may still read the box's state through `token` ...
-/// withExtendedLifetime(pin) {}           // memory can be freed after this
-/// ```
 @usableFromInline
 struct UnownedPin {
     // Never read: holding it is the point (an unowned reference counts

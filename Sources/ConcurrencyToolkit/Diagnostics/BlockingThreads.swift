@@ -10,13 +10,6 @@
 /// executor. The stall blame asks just before it signals each thread, so
 /// only a burst that begins in the microseconds between that question and
 /// the signal can still be interrupted.
-///
-/// ```swift
-/// let total = BlockingThreads.running {
-///     (1...1_000).reduce(0, +)   // a lane's jobs run here; no capture signal reaches this thread
-/// }
-/// let spared = BlockingThreads.isRunning(42)   // on the watchdog, before signalling thread 42
-/// ```
 enum BlockingThreads {
     /// Thread id → how many bursts it is inside (nested executors nest).
     private static let threads = Lock<[UInt64: Int]>([:])

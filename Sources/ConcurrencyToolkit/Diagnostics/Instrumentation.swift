@@ -14,17 +14,6 @@ import Synchronization
 ///   resumed by a callback): capture at submit/creation time, in the caller's
 ///   task, then emit from anywhere:
 ///
-/// ```swift
-/// // BlockingExecutor.run, in the caller's task:
-/// let trace = Instrumentation.begin(.jobQueued(executor: label))   // nil almost always
-/// // on the lane, when the job leaves the FIFO:
-/// trace?.emit(.jobStarted(executor: label, lane: laneIndex))
-/// // after the closure returned or threw:
-/// trace?.emit(.jobFinished(failed: threw))
-/// // or, if it never ran (cancelled while queued, shutdown):
-/// trace?.emit(.jobDiscarded(reason: "cancelled while queued"))
-/// ```
-///
 /// Where each component calls (ids pair begin and end):
 ///
 /// | component | where | call |

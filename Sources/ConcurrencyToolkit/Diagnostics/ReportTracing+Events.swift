@@ -2,10 +2,6 @@ extension ReportTracing {
     /// Reports become `event(report)` in the trace: into every active
     /// recording when the process asked for them, else into the recordings
     /// that the receiving scopes run in (each once).
-    ///
-    /// ```swift
-    /// let tracing = ReportTracing<ConcurrencyStall>.events { .stalled($0) }
-    /// ```
     package static func events(_ event: @escaping @Sendable (Report) -> TraceEvent.Kind) -> Self {
         Self(
             recordingOfScope: { Instrumentation.currentRecorder },

@@ -46,9 +46,7 @@ public func span<Result>(
 /// Records an instant in the timeline row of what the current thread is
 /// doing, when a recording is active; otherwise does nothing (one branch).
 ///
-/// ```swift
-/// marker("scan done: \(files.count) files")
-/// ```
+/// For example: `marker("scan done: \(files.count) files")`
 public func marker(_ name: @autoclosure () -> String) {
     Instrumentation.emit(.marker(name: name()))
 }

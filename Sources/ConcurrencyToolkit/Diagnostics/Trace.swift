@@ -28,9 +28,7 @@ public struct Trace: Sendable {
     /// Creates a trace from recorded parts; recordings create these for you,
     /// tests may build their own:
     ///
-    /// ```swift
-    /// let trace = Trace(events: events, threads: threads, duration: 5_000_000, discardedEventCount: 0)
-    /// ```
+    /// For example: `let trace = Trace(events: events, threads: threads, duration: 5_000_000, discardedEventCount: 0)`
     public init(events: [TraceEvent], threads: [TraceThread], duration: UInt64, discardedEventCount: Int) {
         self.events = events
         self.threads = threads
@@ -41,9 +39,7 @@ public struct Trace: Sendable {
     /// The trace in Chrome's trace-event JSON format, which Perfetto
     /// (ui.perfetto.dev → Open trace file) and `chrome://tracing` open.
     ///
-    /// ```swift
-    /// try trace.chromeTraceJSON().write(toFile: "run.json", atomically: true, encoding: .utf8)
-    /// ```
+    /// For example: `try trace.chromeTraceJSON().write(toFile: "run.json", atomically: true, encoding: .utf8)`
     ///
     /// One track per timeline row (`main`, each executor lane, every other
     /// thread: what a thread was doing, not which OS thread it was), with
@@ -73,9 +69,7 @@ public struct Trace: Sendable {
     /// queued, waiting and running, the longest waits, and what was still
     /// pending at the end with its source site.
     ///
-    /// ```swift
-    /// print(trace.summary())
-    /// ```
+    /// For example: `print(trace.summary())`
     public func summary() -> String {
         TraceSummary.render(TraceTimeline(self))
     }

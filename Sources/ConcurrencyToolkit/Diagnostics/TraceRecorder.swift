@@ -48,16 +48,12 @@ public final class TraceRecorder: Sendable {
 
     /// Creates a recorder that records nothing until ``record(isolation:_:)`` runs.
     ///
-    /// ```swift
-    /// let recorder = TraceRecorder()
-    /// ```
+    /// For example: `let recorder = TraceRecorder()`
     public init() {}
 
     /// Runs `operation` with this recorder active for it and everything it starts.
     ///
-    /// ```swift
-    /// let summary = try await recorder.record { try await importer.importAll() }
-    /// ```
+    /// For example: `let summary = try await recorder.record { try await importer.importAll() }`
     ///
     /// Returns or throws what `operation` does. Recording stops when it returns,
     /// even if tasks or jobs it started go on (see the type's discussion).
@@ -86,9 +82,7 @@ public final class TraceRecorder: Sendable {
 
     /// What was recorded so far: a value that later events do not change.
     ///
-    /// ```swift
-    /// print(recorder.trace.summary())
-    /// ```
+    /// For example: `print(recorder.trace.summary())`
     public var trace: Trace {
         let now = MonotonicClock.now
         let (storage, processName) = (self.storage.withLock { $0 }, CurrentThread.processName)

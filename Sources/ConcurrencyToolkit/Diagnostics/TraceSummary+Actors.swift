@@ -4,11 +4,6 @@ extension TraceSummary {
     /// 99th percentile from the executor's own histogram, so they read as
     /// `MonitoredActorExecutor.statistics` does; the longest exact), the time
     /// spent running jobs and its share of the recording, and the deepest queue.
-    ///
-    /// ```text
-    /// Monitored actors       jobs   wait p50        p99        max       busy  busy %  deepest
-    ///   Cache                   7     3.6 ms    50.2 ms    50.2 ms    70.4 ms    88.1        6
-    /// ```
     static func actorTable(_ timeline: TraceTimeline) -> String {
         guard !timeline.actors.isEmpty else { return "" }
         var out = "\n" + pad("Monitored actors", 22) + padLeft("jobs", 6) + padLeft("wait p50", 11) + padLeft("p99", 11)

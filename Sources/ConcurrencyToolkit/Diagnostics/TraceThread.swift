@@ -26,9 +26,7 @@ public struct TraceThread: Sendable, Hashable, Identifiable {
 
     /// Creates a thread description; recordings create these for you.
     ///
-    /// ```swift
-    /// let main = TraceThread(id: 7397, name: "main", systemName: "file-squeezer", isMain: true)
-    /// ```
+    /// For example: `let main = TraceThread(id: 7397, name: "main", systemName: "file-squeezer", isMain: true)`
     public init(id: UInt64, name: String, systemName: String, isMain: Bool) {
         self.id = id
         self.name = name

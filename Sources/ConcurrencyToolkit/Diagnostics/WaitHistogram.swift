@@ -4,12 +4,6 @@
 /// waits recorded (kept exactly), so a p99 never reads above the maximum.
 /// Fixed size (252 counters, allocated once with the executor); recording is
 /// an index computation, an increment and two comparisons.
-///
-/// ```swift
-/// var waits = WaitHistogram()
-/// waits.record(1_500_000)                       // 1.5 ms
-/// let median = waits.percentile(0.5)            // ≈ 1.5 ms, in nanoseconds
-/// ```
 struct WaitHistogram {
     static let bucketCount = 252
     private(set) var counts: [UInt64]

@@ -57,9 +57,7 @@ public struct ActorContention: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// Makes a report (the detector makes them; tests and custom handlers may too).
     ///
-    /// ```swift
-    /// let sample = ActorContention(label: "Cache", longestWait: .milliseconds(300), maxQueueDepth: 5)
-    /// ```
+    /// For example: `let sample = ActorContention(label: "Cache", longestWait: .milliseconds(300), maxQueueDepth: 5)`
     public init(
         label: String, longestWait: Duration, maxQueueDepth: Int, jobs: Int = 0, contention: Duration = .zero,
         duration: Duration = .zero, holderBacktrace: [String] = [], holderThread: UInt64 = 0, isOngoing: Bool = false

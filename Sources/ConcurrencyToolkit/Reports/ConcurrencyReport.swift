@@ -5,22 +5,6 @@
 /// `LogHandler` once for every backend); a new kind is a value type that
 /// conforms plus one registration, its ``ReportRouter``:
 ///
-/// ```swift
-/// struct SlowLock: ConcurrencyReport {
-///     var site: String
-///     var waited: Duration
-///     var description: String { "lock at \(site) waited \(waited)" }
-///
-///     static let reporting = ReportRouter<SlowLock>(
-///         handlerName: "SlowLockHandler", banner: "SLOW LOCK",
-///         scopedAlternative: "withSlowLockHandler", scoping: .whileActive)
-///     var rateLimitKey: String { site }
-/// }
-///
-/// let report = SlowLock(site: "Cache.swift:12", waited: .milliseconds(300))
-/// SlowLock.reporting.deliver(report, toProcessWide: true, intoEveryRecording: true)
-/// ```
-///
 /// The value lives in `Reports/` when a trace event carries it (Diagnostics
 /// is above Reports); its registration lives with the part that detects it.
 /// `package`: the public face of each kind is its own handler type

@@ -37,24 +37,18 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
         /// thread was busy (or blocked) in one job. The blamed thread is the
         /// main thread.
         ///
-        /// ```swift
-        /// #expect(stalls.map(\.kind) == [.mainActorBlocked])
-        /// ```
+        /// For example: `#expect(stalls.map(\.kind) == [.mainActorBlocked])`
         public static let mainActorBlocked = Kind(1)
         /// The cooperative pool did not start a job within the threshold:
         /// every pool thread was busy (or blocked). The blamed threads are the
         /// ones running Swift jobs then.
         ///
-        /// ```swift
-        /// if stall.kind == .cooperativePoolBlocked { print(stall.backtrace.joined(separator: "\n")) }
-        /// ```
+        /// For example: `if stall.kind == .cooperativePoolBlocked { print(stall.backtrace.joined(separator: "\n")) }`
         public static let cooperativePoolBlocked = Kind(2)
 
         /// The kind's name, as in `mainActorBlocked`.
         ///
-        /// ```swift
-        /// metrics.increment("stall.\(stall.kind)")
-        /// ```
+        /// For example: `metrics.increment("stall.\(stall.kind)")`
         public var description: String {
             switch code {
             case 1: "mainActorBlocked"
@@ -66,24 +60,18 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
 
     /// One thread that was blocking, and what it was doing.
     ///
-    /// ```swift
-    /// for thread in stall.threads { print("thread \(thread.id):", thread.backtrace.first ?? "?") }
-    /// ```
+    /// For example: `for thread in stall.threads { print("thread \(thread.id):", thread.backtrace.first ?? "?") }`
     public struct BlockedThread: Sendable, Hashable {
         /// The OS thread id (Linux `gettid`), as `top -H` and debuggers show it.
         ///
-        /// ```swift
-        /// print("thread \(thread.id)")
-        /// ```
+        /// For example: `print("thread \(thread.id)")`
         public var id: UInt64
         /// Its frames, innermost first, as `function at file:line`, without
         /// the Swift runtime's, the C library's and Dispatch's frames; for a
         /// thread asleep in a system call, first a line naming the call, such
         /// as `blocked in poll (system call poll)`.
         ///
-        /// ```swift
-        /// print(thread.backtrace.joined(separator: "\n"))
-        /// ```
+        /// For example: `print(thread.backtrace.joined(separator: "\n"))`
         public var backtrace: [String]
 
         /// Creates a thread entry (tests build their own to compare against).
@@ -99,41 +87,31 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
 
     /// What stalled.
     ///
-    /// ```swift
-    /// #expect(stall.kind == .mainActorBlocked)
-    /// ```
+    /// For example: `#expect(stall.kind == .mainActorBlocked)`
     public var kind: Kind
     /// How long no job ran: for an ongoing stall, so far; for an ended one,
     /// from the probe's enqueue to its start (so at most one probe interval
     /// shorter than the block itself).
     ///
-    /// ```swift
-    /// #expect(stall.duration >= .milliseconds(300))
-    /// ```
+    /// For example: `#expect(stall.duration >= .milliseconds(300))`
     public var duration: Duration
     /// `false` for the report made when the stall ended; `true` for one made
     /// while it lasted (after 10 s, or when a recording or the process ended).
     ///
-    /// ```swift
-    /// if !stall.isOngoing { metrics.record("stall_ms", stall.duration) }
-    /// ```
+    /// For example: `if !stall.isOngoing { metrics.record("stall_ms", stall.duration) }`
     public var isOngoing: Bool
     /// The threads that were blocking, with their stacks captured while they
     /// blocked. Empty where stacks cannot be taken (see
     /// Documentation/StallDetection.md), or for a stall that ended before the
     /// detector's next look.
     ///
-    /// ```swift
-    /// #expect(stall.threads.count >= 1)
-    /// ```
+    /// For example: `#expect(stall.threads.count >= 1)`
     public var threads: [BlockedThread]
     /// For ``Kind/cooperativePoolBlocked``: the priority whose jobs did not
     /// start (on Linux each priority has its own threads, so blocking every
     /// `.high` thread stalls `.high` work only). `nil` for the main actor.
     ///
-    /// ```swift
-    /// if stall.priority == .high { logger.error("user-initiated work stalled: \(stall)") }
-    /// ```
+    /// For example: `if stall.priority == .high { logger.error("user-initiated work stalled: \(stall)") }`
     public var priority: TaskPriority? {
         get { priorityValue.map { TaskPriority(rawValue: $0) } }
         set { priorityValue = newValue?.rawValue }
@@ -142,26 +120,20 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// ``priority``'s name as the report writes it (`high`, `medium`, `low`,
     /// `background`, else its raw value), so a log or a summary spells it the same way.
     ///
-    /// ```swift
-    /// metrics.increment("stall.pool.\(stall.priorityName ?? "main")")
-    /// ```
+    /// For example: `metrics.increment("stall.pool.\(stall.priorityName ?? "main")")`
     public var priorityName: String? { priority.map(Self.name) }
     /// How much of ``duration`` the blocking threads spent runnable but
     /// waiting for a CPU, because other processes held the cores (Linux
     /// `schedstat`, read while the stall lasted and scaled to its length).
     /// `nil` when not measured: no blocking thread was captured, or not Linux.
     ///
-    /// ```swift
-    /// if let host = stall.hostDelay { metrics.record("stall_host_ms", host) }
-    /// ```
+    /// For example: `if let host = stall.hostDelay { metrics.record("stall_host_ms", host) }`
     public var hostDelay: Duration?
     /// Whether the host, not the program, made this stall: at least half of
     /// ``duration`` was ``hostDelay``. Count such a report against the
     /// machine's load, not against your code.
     ///
-    /// ```swift
-    /// guard !stall.isCausedByHost else { return metrics.increment("stall.busy_host") }
-    /// ```
+    /// For example: `guard !stall.isCausedByHost else { return metrics.increment("stall.busy_host") }`
     public var isCausedByHost: Bool {
         guard let hostDelay else { return false }
         return hostDelay * 2 >= duration
@@ -172,9 +144,7 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// the pool's threads). Those main-actor stalls are part of this report,
     /// not reports of their own. `nil` when the main actor was not held up.
     ///
-    /// ```swift
-    /// if let held = stall.mainActorDelay { logger.info("the UI waited \(held) for the pool too") }
-    /// ```
+    /// For example: `if let held = stall.mainActorDelay { logger.info("the UI waited \(held) for the pool too") }`
     public var mainActorDelay: Duration?
     /// Which stall this report is about: the ongoing and the ended report of
     /// one stall share it.
@@ -184,17 +154,13 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     /// the other, as `function at file:line`: the first line is usually the
     /// function that blocks.
     ///
-    /// ```swift
-    /// #expect(stall.backtrace.contains { $0.contains("decodeHugeJSON") })
-    /// ```
+    /// For example: `#expect(stall.backtrace.contains { $0.contains("decodeHugeJSON") })`
     public var backtrace: [String] { threads.flatMap(\.backtrace) }
 
     /// Creates a report. The detector creates these; tests may build their
     /// own to compare against or to test a handler:
     ///
-    /// ```swift
-    /// let stall = ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(400))
-    /// ```
+    /// For example: `let stall = ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(400))`
     public init(kind: Kind, duration: Duration, isOngoing: Bool = false, threads: [BlockedThread] = []) {
         self.kind = kind
         self.duration = duration

@@ -34,25 +34,19 @@ public struct ContinuationMisuse: Error, Sendable, Hashable, CustomStringConvert
         /// `resume` was called after the continuation had already been resumed.
         /// The extra call was ignored.
         ///
-        /// ```swift
-        /// if misuse.kind == .resumedMoreThanOnce { print("extra resume at \(misuse.resumeSite!)") }
-        /// ```
+        /// For example: `if misuse.kind == .resumedMoreThanOnce { print("extra resume at \(misuse.resumeSite!)") }`
         public static let resumedMoreThanOnce = Kind(1)
         /// Every copy of the continuation was dropped without a resume. What
         /// the waiter got then depends on the form (see ``ContinuationMisuse/description``):
         /// `SafeContinuationError.leaked`, the `ifLeaked:` fallback, `()` or
         /// `nil`; without a fallback it stays suspended.
         ///
-        /// ```swift
-        /// #expect(misuses.map(\.kind) == [.leaked])
-        /// ```
+        /// For example: `#expect(misuses.map(\.kind) == [.leaked])`
         public static let leaked = Kind(2)
 
         /// The kind's name, as in `resumedMoreThanOnce`.
         ///
-        /// ```swift
-        /// metrics.increment("continuation.\(misuse.kind)")
-        /// ```
+        /// For example: `metrics.increment("continuation.\(misuse.kind)")`
         public var description: String {
             switch code {
             case 1: "resumedMoreThanOnce"
@@ -64,9 +58,7 @@ public struct ContinuationMisuse: Error, Sendable, Hashable, CustomStringConvert
 
     /// What went wrong.
     ///
-    /// ```swift
-    /// #expect(misuses.map(\.kind) == [.leaked])
-    /// ```
+    /// For example: `#expect(misuses.map(\.kind) == [.leaked])`
     public var kind: Kind
     /// Where the continuation was created (the `withSafe…Continuation` call,
     /// or the `function:`/`fileID:`/`line:` a wrapper passed on).
@@ -78,9 +70,7 @@ public struct ContinuationMisuse: Error, Sendable, Hashable, CustomStringConvert
     /// For ``Kind/resumedMoreThanOnce``: where the extra `resume` was called.
     /// `nil` for ``Kind/leaked``.
     ///
-    /// ```swift
-    /// if let extra = misuse.resumeSite { print("second resume at \(extra)") }
-    /// ```
+    /// For example: `if let extra = misuse.resumeSite { print("second resume at \(extra)") }`
     public var resumeSite: CallSite?
     /// The frames that created the continuation, innermost first, as
     /// `function at file:line`, with the toolkit's own frames left out.
@@ -100,9 +90,7 @@ public struct ContinuationMisuse: Error, Sendable, Hashable, CustomStringConvert
     /// Creates a report. The toolkit creates these; tests may build their own
     /// to compare against:
     ///
-    /// ```swift
-    /// let expected = ContinuationMisuse(kind: .leaked, creationSite: CallSite())
-    /// ```
+    /// For example: `let expected = ContinuationMisuse(kind: .leaked, creationSite: CallSite())`
     public init(kind: Kind, creationSite: CallSite, resumeSite: CallSite? = nil) {
         self.kind = kind
         self.creationSite = creationSite

@@ -1,21 +1,6 @@
 /// The process-wide half of a report routing (misuse reports, stall
 /// reports): one handler for the whole process, installed at most once by a
 /// `bootstrap` that remembers its call site, so a second call can name both.
-///
-/// ```swift
-/// struct AuditHandler: Sendable {
-///     let report: @Sendable (String) -> Void
-///     static let logToStandardError = AuditHandler { print("AUDIT: \($0)") }
-///
-///     static let processWide = ProcessWideHandler(logToStandardError, name: "AuditHandler")
-///
-///     static func bootstrap(_ handler: AuditHandler, fileID: String = #fileID, line: Int = #line) {
-///         processWide.bootstrap(handler, site: "\(fileID):\(line)", scopedAlternative: "withAuditHandler")
-///     }
-///
-///     static func report(_ event: String) { processWide.current.report(event) }
-/// }
-/// ```
 final class ProcessWideHandler<Handler: Sendable>: Sendable {
     private struct State {
         var handler: Handler

@@ -2,12 +2,6 @@
 /// scope and the testing helpers install. Each kind's public handler type
 /// (`ConcurrencyStallHandler`) wraps one.
 ///
-/// ```swift
-/// let recorded = Lock<[ConcurrencyStall]>([])
-/// let handler = ReportHandler<ConcurrencyStall>.custom { stall in recorded.withLock { $0.append(stall) } }
-/// handler.report(stall)
-/// ```
-///
 /// It runs on the thread that delivers the report, never while the toolkit
 /// holds a lock: keep it short and thread-safe.
 package struct ReportHandler<Report: ConcurrencyReport>: Sendable {

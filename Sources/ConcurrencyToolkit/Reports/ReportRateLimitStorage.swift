@@ -19,11 +19,6 @@ import Dispatch
 /// handlers and test helpers are given every report by the router, before
 /// any limiter.
 ///
-/// ```swift
-/// let limiter = ReportRateLimitStorage(summaryPrefix: "CONTINUATION MISUSE: ")
-/// limiter.report(key: "\(site) (\(kind))", line: "CONTINUATION MISUSE: \(misuse)\n")
-/// ```
-///
 /// A summary still held back when the process exits normally is written by
 /// an `atexit` hook.
 package final class ReportRateLimitStorage: Sendable {

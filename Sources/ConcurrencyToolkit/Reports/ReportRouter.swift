@@ -5,20 +5,6 @@ import Synchronization
 /// standard-error block), scopes that override it, and the trace. Each
 /// ``ConcurrencyReport`` has one, its `reporting`:
 ///
-/// ```swift
-/// // The registration (Stalls/ConcurrencyStallHandler.swift):
-/// //   extension ConcurrencyStall: ConcurrencyReport {
-/// //       package static let reporting = ReportRouter<ConcurrencyStall>(
-/// //           handlerName: "ConcurrencyStallHandler", banner: "CONCURRENCY STALL",
-/// //           scopedAlternative: "withConcurrencyStallHandler", scoping: .whileActive,
-/// //           tracing: .events { .stalled($0) })
-/// //   }
-/// // The detector, on its own thread:
-/// ConcurrencyStall.reporting.deliver(stall, toProcessWide: true, intoEveryRecording: true)
-/// // A scope, on a task:
-/// await ConcurrencyStall.reporting.withScope(.custom { stall in metrics.increment("stall") }) { await work() }
-/// ```
-///
 /// Handlers run on the delivering thread after every lock here is released.
 package final class ReportRouter<Report: ConcurrencyReport>: Sendable {
     /// Which scopes a report reaches.

@@ -1,13 +1,6 @@
 /// How a kind's reports reach the trace recordings. Reports/ sits below
 /// Diagnostics and knows no recorder, so a kind's registration passes one:
 /// `.events { .stalled($0) }` (built in Diagnostics/) or ``none``.
-///
-/// ```swift
-/// let reporting = ReportRouter<ConcurrencyStall>(
-///     handlerName: "ConcurrencyStallHandler", banner: "CONCURRENCY STALL",
-///     scopedAlternative: "withConcurrencyStallHandler", scoping: .whileActive,
-///     tracing: .events { .stalled($0) })
-/// ```
 package struct ReportTracing<Report>: Sendable {
     /// A recording, opaque here (a `TraceRecorder`).
     package typealias Recording = AnyObject & Sendable

@@ -23,15 +23,6 @@ import Darwin
 /// on one and the next on another, so "the thread that last ran a main-actor
 /// job" is no answer: it named the wrong thread once the main actor had run
 /// on two (issue 39).
-///
-/// ```swift
-/// let id: UInt64 = 4242   // a thread of this process, as /proc/self/task lists it
-/// let regions = MemoryRegions.current()
-/// if case .blocked(let call) = ThreadStatus.of(thread: id),
-///     let capture = BlockedStackCapture.capture(thread: id, call: call, regions: regions) {
-///     print(capture.frames)   // the program counter in the C library, then return addresses
-/// }
-/// ```
 enum BlockedStackCapture {
     /// How much of a stack is read, at most (the rest is not unwound).
     static let maximumStackBytes = 256 * 1024

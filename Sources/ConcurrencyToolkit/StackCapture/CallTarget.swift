@@ -15,14 +15,6 @@
 /// The slot, in the global offset table, holds the function's address once
 /// it was called, which is then named by the caller (`dladdr`). Anything
 /// else, or an unreadable byte, gives nil.
-///
-/// ```swift
-/// // The return address into `blockingCall`, just after `call sem_timedwait@plt`:
-/// let target = CallTarget.function(calledBefore: 0x5611_f9d9_1ff9) { address, buffer in
-///     ProcessMemory.shared?.read(at: address, into: buffer) ?? 0
-/// }
-/// // the address of sem_timedwait in libc, to name with dladdr
-/// ```
 enum CallTarget {
     /// Reads bytes at an address into a buffer, returning how many it read.
     typealias Read = (UInt, UnsafeMutableRawBufferPointer) -> Int

@@ -17,10 +17,8 @@ struct DWARFFrame: Equatable, Sendable {
 /// unit); each unit's line table and scopes are parsed when an address
 /// needs them, and kept, least recently used first out, up to `cacheLimit`
 /// estimated bytes (the unit in use always stays). Names are kept too, up
-/// to `nameLimit` of them, emptied when full. Measured on a release
-/// `file-squeezer` (753 units): the first lookup takes about 3 ms of CPU,
-/// later ones 1–2 µs, and every unit with code holds 4.4 MB estimated
-/// (7.8 MB more resident memory), under the 16 MiB default.
+/// to `nameLimit` of them, emptied when full (costs: Performance.md,
+/// "Symbolication (issue 38)").
 ///
 /// Safe to call from several threads: the caches sit behind one `Lock`,
 /// never held while parsing. Two threads that miss the same unit at once

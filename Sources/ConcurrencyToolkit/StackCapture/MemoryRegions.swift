@@ -9,11 +9,6 @@ import Darwin
 #if os(Linux)
 /// The mapped regions of this process (`/proc/self/maps`): where each
 /// thread's stack ends, and which addresses are code.
-///
-/// ```swift
-/// let regions = MemoryRegions.current()
-/// let isCode = regions.isExecutable(0x7f2c_1a4f_626f)
-/// ```
 struct MemoryRegions {
     struct Region {
         var start: UInt

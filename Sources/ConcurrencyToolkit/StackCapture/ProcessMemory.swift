@@ -10,12 +10,6 @@ import Darwin
 /// This process's memory, read through `/proc/self/mem`: a read of an
 /// address that is not mapped (a thread that ended, its stack gone) fails
 /// with an error instead of a crash.
-///
-/// ```swift
-/// let address: UInt = 0x7ffd_3b1e_7a38   // a stack address, say
-/// var word: UInt = 0
-/// _ = withUnsafeMutableBytes(of: &word) { ProcessMemory.shared?.read(at: address, into: $0) }
-/// ```
 struct ProcessMemory: Sendable {
     let descriptor: Int32
 

@@ -12,12 +12,6 @@ import Darwin
 /// ``ProcessMemory`` (a library unmapped meanwhile gives "no", not a crash).
 /// Remembers what it read. Both captures unwind with it: a thread asleep in
 /// the kernel (``BlockedStackCapture``) and a running one (``ThreadStackCapture``).
-///
-/// ```swift
-/// // snippet: skip (internal: the captures' return-address test)
-/// var check = ReturnAddressCheck(memory: memory, regions: MemoryRegions.current())
-/// let isFrame = check.isReturnAddress(word)
-/// ```
 struct ReturnAddressCheck {
     let memory: ProcessMemory
     let regions: MemoryRegions
@@ -80,11 +74,6 @@ extension StackWalk {
     /// by ``CallTarget/destination(calledBefore:read:)``. Both captures walk
     /// with it: a thread asleep in the kernel (``BlockedStackCapture``, no
     /// frame pointer) and a stopped one (``ThreadStackCapture``).
-    ///
-    /// ```swift
-    /// // snippet: skip (internal: the captures' walk)
-    /// let frames = StackWalk.frames(programCounter: pc, stackPointer: sp, words: words, regions: regions, memory: memory)
-    /// ```
     static func frames(
         programCounter: UInt, stackPointer: UInt, framePointer: UInt? = nil, words: UnsafeBufferPointer<UInt>,
         regions: MemoryRegions, memory: ProcessMemory, isLastFrame: ((UInt) -> Bool)?

@@ -27,9 +27,7 @@ public enum StackCapture {
     /// installed, stays installed and chains every signal it did not send to
     /// the handler installed before it.
     ///
-    /// ```swift
-    /// StackCapture.signal = SIGUSR2
-    /// ```
+    /// For example: `StackCapture.signal = SIGUSR2`
     ///
     /// A thread asleep in the kernel never receives it: its stack is read
     /// from memory, so no blocking call returns early. A running thread

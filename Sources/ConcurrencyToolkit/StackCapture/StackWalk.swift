@@ -15,13 +15,6 @@
 /// frame pointer), the scan takes over again, but its frames are kept only
 /// if it reaches the frame `isLastFrame` names (`swift_job_run`, for a
 /// thread running a Swift job): stale words would otherwise pass for frames.
-///
-/// ```swift
-/// let stack: [UInt] = [0x7f2c_1a4f_6270, 0x5611_f9d9_1ff9]   // the words above the stack pointer
-/// let frames = stack.withUnsafeBufferPointer { words in
-///     StackWalk.frames(programCounter: 0x7f2c_1a4f_626f, stackPointer: 0x7ffd_3b1e_7a38, words: words) { $0 > 0x1000 }
-/// }
-/// ```
 enum StackWalk {
     /// How far up from the stack pointer a frame record is looked for, in words.
     static let scanLimit = 2048

@@ -9,11 +9,6 @@ import Darwin
 /// Names for the system calls a thread blocks in, so a stall report says
 /// `system call poll`, not `system call 7`; and C library symbol names as a
 /// reader knows them (`__GI___poll` is `poll`).
-///
-/// ```swift
-/// SystemCalls.name(7)                   // "poll" on x86-64
-/// SystemCalls.plainName("__libc_read")  // "read"
-/// ```
 enum SystemCalls {
     static func name(_ number: Int) -> String {
         table[number] ?? "number \(number)"

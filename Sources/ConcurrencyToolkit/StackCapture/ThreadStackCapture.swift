@@ -26,21 +26,14 @@ import Synchronization
 ///
 /// **In the handler** only what cannot fault or block: an atomic exchange,
 /// register reads from the signal's context, `dispatch_queue_get_label(NULL)`
-/// (a thread-local read: which queue the thread drains, so the thread running
-/// the main actor is known even after `dispatch_main()` handed the main queue
-/// to a worker thread, as an async `main` does on Linux), one `pread` of
-/// `/proc/self/mem` (a read of memory that is not mapped returns fewer
-/// bytes, never a fault; the watchdog keeps only the words inside the
-/// stack's mapping), `sem_post`; `errno` is restored. A signal is taken only
-/// by the thread the capture is armed for (`gettid`), so a late signal from
-/// a capture that timed out cannot answer for another thread.
-/// It does **not** unwind: glibc's `backtrace()`, which it used to call,
-/// follows the call-frame information from wherever the thread was stopped,
-/// and where that information is wrong for the instruction (seen in an
-/// AddressSanitizer build) it reads through a garbage address and crashes
-/// the program it watches. The copy is unwound on the watchdog, where every
-/// read of code goes through ``ProcessMemory`` too. The stress test takes
-/// thousands of captures from threads that allocate and lock without pause.
+/// (which queue the thread drains, so the main actor's thread is known after
+/// `dispatch_main()`), one `pread` of `/proc/self/mem` (unmapped memory
+/// returns fewer bytes, never a fault), `sem_post`; `errno` is restored. Only
+/// the thread the capture is armed for (`gettid`) answers, so a late signal
+/// cannot answer for another. It does **not** unwind: glibc's `backtrace()`
+/// follows call-frame information that can be wrong for the stopped
+/// instruction and crash the program it watches; the copy is unwound on the
+/// watchdog, every read of code through ``ProcessMemory``.
 enum ThreadStackCapture {
     private typealias TgkillFunction = @convention(c) (pid_t, pid_t, Int32) -> Int32
     private typealias GettidFunction = @convention(c) () -> pid_t

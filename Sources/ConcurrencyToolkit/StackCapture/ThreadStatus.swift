@@ -16,12 +16,6 @@ import Darwin
 /// it, so the stack capture reads it from memory
 /// (``BlockedStackCapture``) instead of signalling the thread; reading the
 /// file again afterwards says whether it slept the whole time.
-///
-/// ```swift
-/// if case .blocked(let call) = ThreadStatus.of(thread: 4242) {
-///     print("in system call \(call.number), stack at \(call.stackPointer)")
-/// }
-/// ```
 enum ThreadStatus: Equatable {
     /// In user space, or runnable: a signal reaches it between two instructions.
     case running

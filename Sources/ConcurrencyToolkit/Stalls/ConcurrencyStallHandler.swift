@@ -43,9 +43,7 @@ public struct ConcurrencyStallHandler: Sendable {
     /// standard error (the stall and the blocking threads' frames) and lets
     /// the program go on.
     ///
-    /// ```swift
-    /// ConcurrencyStallHandler.bootstrap(.logToStandardError)
-    /// ```
+    /// For example: `ConcurrencyStallHandler.bootstrap(.logToStandardError)`
     ///
     /// It is rate-limited like the misuse reports: the first report of a
     /// kind blamed on a function is written in full; repeats are counted and

@@ -15,17 +15,6 @@
 ///   code running. Such a main-actor stall, ending while the pool stall
 ///   lasts, becomes the pool report's `mainActorDelay` instead of a report
 ///   of its own.
-///
-/// ```swift
-/// var medium = ConcurrencyStall(kind: .cooperativePoolBlocked, duration: .zero)
-/// medium.priority = .medium
-/// var low = medium
-/// low.priority = .low
-/// var episode = PoolStallEpisode()
-/// episode.add(medium, since: 0, end: 900, hostShare: nil)
-/// episode.add(low, since: 20, end: 880, hostShare: nil)
-/// let report = episode.close(poolLasting: false)   // one report: 900 ns, .medium
-/// ```
 struct PoolStallEpisode {
     /// The longest part so far, with the threads of every part.
     private(set) var report: ConcurrencyStall?

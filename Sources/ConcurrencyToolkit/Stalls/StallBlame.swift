@@ -32,10 +32,6 @@ import Darwin
 ///
 /// Costs nothing while no stall lasts. Stacks are taken on Linux only;
 /// elsewhere the lists are empty.
-///
-/// ```swift
-/// let threads = StallBlame().blockingThreads(for: [.mainActorBlocked]).threads
-/// ```
 struct StallBlame {
     private let canCapture: Bool
     private let ownThread: UInt64

@@ -13,11 +13,6 @@ import Synchronization
 /// The watchdog runs while anyone wants it, with the smallest threshold and
 /// interval asked for; each report reaches only those whose threshold it
 /// reaches.
-///
-/// ```swift
-/// let id = StallDemand.shared.addDemand(.init(threshold: .milliseconds(200), interval: .milliseconds(50)))
-/// defer { StallDemand.shared.removeDemand(id) }
-/// ```
 final class StallDemand: Sendable {
     struct Demand: Equatable, Sendable {
         var threshold: Duration

@@ -3,15 +3,6 @@ extension StallDetector {
     /// stall report made meanwhile sent to `report`: the testing module's
     /// recorders are built on it.
     ///
-    /// ```swift
-    /// let stalls = Lock<[ConcurrencyStall]>([])
-    /// let value = await StallDetector.recording(threshold: .milliseconds(200), report: { stall in
-    ///     stalls.withLock { $0.append(stall) }
-    /// }) {
-    ///     await work()
-    /// }
-    /// ```
-    ///
     /// Before `operation` starts, it waits until the probes run (so a stall
     /// at its very beginning is seen; up to 2 s for the main actor, which a
     /// process might never drain); after it returns, it waits two looks of

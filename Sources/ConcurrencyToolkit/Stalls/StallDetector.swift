@@ -51,32 +51,24 @@ import Darwin
 public enum StallDetector {
     /// The default threshold, 250 ms: what Apple's tools call a hang.
     ///
-    /// ```swift
-    /// StallDetector.start(threshold: StallDetector.defaultThreshold * 2)
-    /// ```
+    /// For example: `StallDetector.start(threshold: StallDetector.defaultThreshold * 2)`
     public static let defaultThreshold: Duration = .milliseconds(250)
     /// The shortest threshold, 10 ms: a probe waits that long for a thread on
     /// a healthy machine (a wake-up, a time slice), so a lower threshold
     /// would report an idle program's scheduling as stalls.
     ///
-    /// ```swift
-    /// StallDetector.start(threshold: max(.milliseconds(5), StallDetector.minimumThreshold))
-    /// ```
+    /// For example: `StallDetector.start(threshold: max(.milliseconds(5), StallDetector.minimumThreshold))`
     public static let minimumThreshold: Duration = .milliseconds(10)
 
     /// The default time between two probes, 100 ms.
     ///
-    /// ```swift
-    /// StallDetector.start(probeInterval: StallDetector.defaultProbeInterval / 2)
-    /// ```
+    /// For example: `StallDetector.start(probeInterval: StallDetector.defaultProbeInterval / 2)`
     public static let defaultProbeInterval: Duration = .milliseconds(100)
 
     /// Starts the detector for the process, reporting to the process-wide
     /// ``ConcurrencyStallHandler`` every stall of at least `threshold`.
     ///
-    /// ```swift
-    /// StallDetector.start(threshold: .milliseconds(500))
-    /// ```
+    /// For example: `StallDetector.start(threshold: .milliseconds(500))`
     ///
     /// Idempotent: starting a running detector changes its threshold and
     /// interval and does nothing else. The probe interval is at most a
@@ -105,9 +97,7 @@ public enum StallDetector {
     /// ended, on the watchdog's thread, within that interval (after `stop()`
     /// returns: call ``waitForEndedReports(within:)`` first to have it before).
     ///
-    /// ```swift
-    /// StallDetector.stop()
-    /// ```
+    /// For example: `StallDetector.stop()`
     ///
     /// Idempotent: stopping a stopped detector does nothing. While a testing
     /// helper (`withConcurrencyStallsRecorded`) records, the detector runs on
@@ -149,9 +139,7 @@ public enum StallDetector {
 
     /// Whether the detector runs (for the process or for a testing helper).
     ///
-    /// ```swift
-    /// if !StallDetector.isRunning { StallDetector.start() }
-    /// ```
+    /// For example: `if !StallDetector.isRunning { StallDetector.start() }`
     public static var isRunning: Bool { StallDemand.shared.isRunning }
 
     /// The signal used to capture a running thread's stack: another name

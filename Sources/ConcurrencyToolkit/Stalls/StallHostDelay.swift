@@ -18,13 +18,6 @@ import Darwin
 /// after. The share of that window the threads waited, averaged over them,
 /// is the share of the whole stall put on the host (the part before the
 /// stall was seen is not watched; the same load is assumed).
-///
-/// ```swift
-/// var host = StallHostDelay()
-/// host.record(StallHostDelay.read(threads: [4242], now: 100_000_000))
-/// host.record(StallHostDelay.read(threads: [4242], now: 150_000_000))
-/// let delay = host.delay(of: 320_000_000)   // e.g. 280_000_000: the host's
-/// ```
 struct StallHostDelay: Equatable {
     /// The threads' run-queue waits (nanoseconds, cumulative) at one instant.
     struct Reading: Equatable {

@@ -7,12 +7,6 @@
 /// Reusing one task keeps the steady state free of allocations: resuming a
 /// continuation enqueues the task's existing job, and the task's frames live
 /// in its own allocator (unlike a `Task { }` per probe, which allocates a task).
-///
-/// ```swift
-/// let probe = StallProbe()
-/// Task.detached { await probe.serve() }
-/// _ = probe.send(now: MonotonicClock.now)   // later: probe.status
-/// ```
 final class StallProbe: Sendable {
     struct State {
         /// The waiting task's continuation, when it waits.

@@ -15,12 +15,6 @@
 ///   start a thread in the middle of a block that runs one probe and
 ///   leaves, and that blip is not the end of the block. The ended report
 ///   then comes one probe later, and covers the whole block.
-///
-/// ```swift
-/// var tracker = StallStateMachine()
-/// let action = tracker.observe(pendingSince: 0, answered: nil, now: 300, threshold: 250)
-/// // .reportOngoing(serial: 1, waited: 300)
-/// ```
 struct StallStateMachine {
     enum Action: Equatable {
         case none

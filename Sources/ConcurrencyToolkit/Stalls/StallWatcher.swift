@@ -14,12 +14,6 @@ import Synchronization
 /// ``poolPriorities``, turns late probes into stall
 /// reports (``StallStateMachine``), blames the blocking threads
 /// (``StallBlame``) and delivers the reports (``ConcurrencyStallHandler``).
-///
-/// ```swift
-/// let watchdog = StallWatcher(configuration: .init(threshold: 250_000_000, interval: 100_000_000))
-/// watchdog.start()
-/// watchdog.stop()
-/// ```
 final class StallWatcher: DemandDrivenWorker {
     struct Configuration: Equatable, Sendable {
         /// Nanoseconds a probe may wait before it is a stall.

@@ -13,28 +13,20 @@
 public struct CallSite: Sendable, Hashable, CustomStringConvertible {
     /// The function that contains the site, as `#function` spells it.
     ///
-    /// ```swift
-    /// #expect(misuse.creationSite.function == "fetch(_:)")
-    /// ```
+    /// For example: `#expect(misuse.creationSite.function == "fetch(_:)")`
     public var function: String
     /// The file that contains the site, as `#fileID` spells it (`Module/File.swift`).
     ///
-    /// ```swift
-    /// let ours = misuses.filter { $0.creationSite.fileID.hasPrefix("Downloader/") }
-    /// ```
+    /// For example: `let ours = misuses.filter { $0.creationSite.fileID.hasPrefix("Downloader/") }`
     public var fileID: String
     /// The line of the site.
     ///
-    /// ```swift
-    /// #expect(misuse.resumeSite?.line == 42)
-    /// ```
+    /// For example: `#expect(misuse.resumeSite?.line == 42)`
     public var line: Int
 
     /// Creates a site; usually you let the default arguments capture it.
     ///
-    /// ```swift
-    /// let here = CallSite()   // this very line
-    /// ```
+    /// For example: `let here = CallSite()   // this very line`
     @inlinable
     public init(function: String = #function, fileID: String = #fileID, line: Int = #line) {
         self.function = function

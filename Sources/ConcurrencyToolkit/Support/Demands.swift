@@ -1,16 +1,6 @@
 /// A worker thread that runs only while someone wants it (the stall
 /// watchdog, the contention watcher), started, reconfigured and stopped by
 /// ``Demands``.
-///
-/// ```swift
-/// final class Watcher: DemandDrivenWorker {
-///     let configuration: Lock<Versioned<Duration>>
-///     init(configuration: Duration) { self.configuration = Lock(Versioned(configuration)) }
-///     func start() { spawnDetachedThread(named: "Watcher") { print("looking") } }
-///     func stop() {}
-///     func poke() {}
-/// }
-/// ```
 protocol DemandDrivenWorker: AnyObject, Sendable {
     associatedtype Configuration: Equatable & Sendable
     /// What it works with, and the number of the change that set it.
@@ -24,11 +14,6 @@ protocol DemandDrivenWorker: AnyObject, Sendable {
 
 /// A value and the number of the change that set it: of two changes racing
 /// to apply, the later one's value stays.
-///
-/// ```swift
-/// var setting = Versioned(Duration.milliseconds(250))
-/// setting = Versioned(.milliseconds(100), generation: 2)
-/// ```
 struct Versioned<Value: Sendable>: Sendable {
     var value: Value
     var generation: UInt64
@@ -45,19 +30,6 @@ struct Versioned<Value: Sendable>: Sendable {
 /// it, with the configuration `configure` makes of all the demands; it is
 /// started, reconfigured or stopped after the lock is released, so no lock
 /// is ever taken inside another.
-///
-/// ```swift
-/// final class Printer: DemandDrivenWorker {
-///     let configuration: Lock<Versioned<Int>>
-///     init(configuration: Int) { self.configuration = Lock(Versioned(configuration)) }
-///     func start() { print("start", configuration.withLock { $0.value }) }
-///     func stop() { print("stop") }
-///     func poke() { print("now", configuration.withLock { $0.value }) }
-/// }
-/// let demands = Demands<Int, Printer>(configure: { _, all in all.min() }, makeWorker: { Printer(configuration: $0) })
-/// let id = demands.add(100)   // start 100
-/// demands.remove(id)          // stop
-/// ```
 final class Demands<Demand: Sendable, Worker: DemandDrivenWorker>: Sendable {
     private struct State: Sendable {
         var process: Demand?

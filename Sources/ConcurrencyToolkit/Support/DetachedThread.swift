@@ -11,10 +11,6 @@ import Darwin
 /// and the contention watcher each run on one. The thread is named `owner`
 /// (its first 15 bytes, the kernel's limit), so `top -H`, a debugger and
 /// `/proc/PID/task/TID/comm` show whose it is.
-///
-/// ```swift
-/// spawnDetachedThread(named: "StallDetector") { print("watching") }
-/// ```
 func spawnDetachedThread(named owner: String, _ body: @escaping @Sendable () -> Void) {
     let box = Unmanaged.passRetained(ThreadBody(name: String(decoding: owner.utf8.prefix(15), as: UTF8.self), body)).toOpaque()
     #if canImport(Darwin)

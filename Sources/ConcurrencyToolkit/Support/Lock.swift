@@ -1,15 +1,6 @@
 /// A value behind a lock: the one lock type of ConcurrencyToolkit, its testing
 /// module and its tests.
 ///
-/// ```swift
-/// private let pending = Lock<[UInt64: Waiter]>([:])
-///
-/// func cancel(_ id: UInt64) {
-///     let waiter = pending.withLock { $0.removeValue(forKey: id) }
-///     waiter?.resume(throwing: CancellationError())   // after unlocking, never inside
-/// }
-/// ```
-///
 /// It is a reference: copies share one value and one lock, so a lock can be
 /// captured by escaping closures and kept in `static let`s. The value is
 /// destroyed with the last copy.
@@ -49,24 +40,12 @@ package struct Lock<Value>: @unchecked Sendable {
     @usableFromInline let storage: LockStorage<Value>
 
     /// Creates a lock guarding `value`.
-    ///
-    /// ```swift
-    /// let registry = Lock<[ObjectIdentifier: Registration]>([:])
-    /// ```
     @inlinable
     package init(_ value: sending Value) {
         storage = LockStorage.make(value)
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
-    ///
-    /// ```swift
-    /// let counter = Lock(0)
-    /// let count = counter.withLock { count in
-    ///     count += 1
-    ///     return count
-    /// }
-    /// ```
     ///
     /// The lock is released when `body` returns. `body` cannot throw: no
     /// critical section in the toolkit needs to, and a throwing one would

@@ -2,12 +2,6 @@
 /// and gives up at once if the calling task is cancelled: the one polling
 /// loop behind the detectors' waits (for their threads' looks, for probes,
 /// for reports). Returns whether the condition held.
-///
-/// ```swift
-/// let ready = Lock(false)
-/// Task { ready.withLock { $0 = true } }
-/// let held = await poll(every: .milliseconds(5), within: .seconds(5)) { ready.withLock { $0 } }
-/// ```
 func poll(every interval: Duration, within limit: Duration, until condition: () -> Bool) async -> Bool {
     let start = MonotonicClock.now
     let nanoseconds = MonotonicClock.nanoseconds(limit)

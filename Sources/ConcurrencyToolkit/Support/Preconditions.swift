@@ -6,12 +6,7 @@
 /// `<compiler-generated>` and no word on what was wrong. `fatalError` keeps its
 /// message in every build but `-Ounchecked`, so every check of a caller's
 /// argument goes through here. The message names the API, the parameter, the
-/// value given and the valid range:
-///
-/// ```swift
-/// checkPrecondition(width >= 1,
-///     "BlockingExecutor(width: \(width)): width must be at least 1 (the number of jobs that run at once)")
-/// ```
+/// value given and the valid range.
 @inline(__always)
 func checkPrecondition(
     _ condition: Bool, _ message: @autoclosure () -> String,

@@ -11,13 +11,6 @@ import Synchronization
 /// of `/proc/loadavg` ("3/412": 3 runnable of 412), read at most once per
 /// interval, by whichever caller comes first.
 ///
-/// ```swift
-/// let runQueue = RunQueue(interval: 10_000_000)   // read at most every 10 ms
-/// if let runnable = runQueue.reading(now: MonotonicClock.now), runnable > activeProcessorCount {
-///     // every core is taken: a spin would only hold one that another thread needs
-/// }
-/// ```
-///
 /// A ``BlockingExecutor`` asks on every submission whether a spin can pay
 /// (``SpinWindow``). A read is three system calls, microseconds, so it is
 /// made only when the last one is older than the interval: a caller in

@@ -30,15 +30,11 @@ import Testing
 public struct ExploringSchedules: TestTrait, TestScoping {
     /// Schedules to run.
     ///
-    /// ```swift
-    /// #expect(ExploringSchedules(count: 300).count == 300)
-    /// ```
+    /// For example: `#expect(ExploringSchedules(count: 300).count == 300)`
     public var count: Int
     /// Failing schedules recorded before the exploration stops.
     ///
-    /// ```swift
-    /// @Test(ExploringSchedules(count: 500, failureLimit: 1)) func cacheLoadsOnce() async throws { ... }
-    /// ```
+    /// For example: `@Test(ExploringSchedules(count: 500, failureLimit: 1)) func cacheLoadsOnce() async throws { ... }`
     public var failureLimit: Int
     /// How jobs are picked; ``ScheduleStrategy/default`` unless said.
     ///
@@ -60,9 +56,7 @@ public struct ExploringSchedules: TestTrait, TestScoping {
 
     /// One exploration per test case. The testing library calls this.
     ///
-    /// ```swift
-    /// @Test(.exploringSchedules(100), arguments: [1, 2]) func transfers(_ n: Int) async throws { ... }
-    /// ```
+    /// For example: `@Test(.exploringSchedules(100), arguments: [1, 2]) func transfers(_ n: Int) async throws { ... }`
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }
@@ -97,9 +91,7 @@ public struct ExploringSchedules: TestTrait, TestScoping {
 public struct ReplayingSchedule: TestTrait, TestScoping {
     /// The schedule's seed, from a failure's replay line.
     ///
-    /// ```swift
-    /// #expect(ReplayingSchedule(seed: 7).seed == 7)
-    /// ```
+    /// For example: `#expect(ReplayingSchedule(seed: 7).seed == 7)`
     public var seed: UInt64
     /// The strategy the failure was found with.
     ///
@@ -110,9 +102,7 @@ public struct ReplayingSchedule: TestTrait, TestScoping {
 
     /// Creates the trait; usually spelled `.replayingSchedule(seed:)`.
     ///
-    /// ```swift
-    /// @Test(ReplayingSchedule(seed: 0x5F3A09C2D1E4B877)) func replays() async throws { ... }
-    /// ```
+    /// For example: `@Test(ReplayingSchedule(seed: 0x5F3A09C2D1E4B877)) func replays() async throws { ... }`
     public init(seed: UInt64, strategy: ScheduleStrategy = .default) {
         self.seed = seed
         self.strategy = strategy
@@ -120,9 +110,7 @@ public struct ReplayingSchedule: TestTrait, TestScoping {
 
     /// One replay per test case. The testing library calls this.
     ///
-    /// ```swift
-    /// @Test(.replayingSchedule(seed: 7), arguments: [1, 2]) func replays(_ n: Int) async throws { ... }
-    /// ```
+    /// For example: `@Test(.replayingSchedule(seed: 7), arguments: [1, 2]) func replays(_ n: Int) async throws { ... }`
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }
@@ -146,17 +134,13 @@ public struct ReplayingSchedule: TestTrait, TestScoping {
 extension Trait where Self == ExploringSchedules {
     /// Runs the test under `count` schedules; one issue per failing schedule.
     ///
-    /// ```swift
-    /// @Test(.exploringSchedules(300)) func cacheLoadsOnce() async throws { ... }
-    /// ```
+    /// For example: `@Test(.exploringSchedules(300)) func cacheLoadsOnce() async throws { ... }`
     public static func exploringSchedules(_ count: Int = 100) -> Self { Self(count: count) }
 }
 
 extension Trait where Self == ReplayingSchedule {
     /// Runs the test under the one schedule `seed` names.
     ///
-    /// ```swift
-    /// @Test(.replayingSchedule(seed: 0x5F3A09C2D1E4B877)) func overdrawReplays() async throws { ... }
-    /// ```
+    /// For example: `@Test(.replayingSchedule(seed: 0x5F3A09C2D1E4B877)) func overdrawReplays() async throws { ... }`
     public static func replayingSchedule(seed: UInt64) -> Self { Self(seed: seed) }
 }

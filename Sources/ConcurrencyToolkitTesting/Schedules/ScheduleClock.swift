@@ -31,16 +31,12 @@ public struct ScheduleClock: Clock {
     /// `ContinuousClock`'s instant: in a schedule, the instant the schedule
     /// started plus its virtual time.
     ///
-    /// ```swift
-    /// let start: ScheduleClock.Instant = ScheduleClock().now
-    /// ```
+    /// For example: `let start: ScheduleClock.Instant = ScheduleClock().now`
     public typealias Instant = ContinuousClock.Instant
 
     /// Creates the clock; every `ScheduleClock` reads the same time.
     ///
-    /// ```swift
-    /// let progress = ThrottledProgress<Int>(interval: .seconds(60), clock: ScheduleClock()) { _ in }
-    /// ```
+    /// For example: `let progress = ThrottledProgress<Int>(interval: .seconds(60), clock: ScheduleClock()) { _ in }`
     public init() {}
 
     /// Now: the schedule's virtual time in a schedule, real time outside.
@@ -57,9 +53,7 @@ public struct ScheduleClock: Clock {
 
     /// `ContinuousClock`'s resolution.
     ///
-    /// ```swift
-    /// #expect(ScheduleClock().minimumResolution > .zero)
-    /// ```
+    /// For example: `#expect(ScheduleClock().minimumResolution > .zero)`
     public var minimumResolution: Duration {
         ContinuousClock().minimumResolution
     }
@@ -84,9 +78,7 @@ public struct ScheduleClock: Clock {
 extension Clock where Self == ScheduleClock {
     /// A ``ScheduleClock``, for the places that take a clock.
     ///
-    /// ```swift
-    /// try await Task.sleep(for: .seconds(60), clock: .schedule)   // virtual time in a schedule
-    /// ```
+    /// For example: `try await Task.sleep(for: .seconds(60), clock: .schedule)   // virtual time in a schedule`
     public static var schedule: ScheduleClock { ScheduleClock() }
 }
 

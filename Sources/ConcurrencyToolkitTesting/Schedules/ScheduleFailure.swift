@@ -12,30 +12,22 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
     /// Schedules run: the count asked for, or fewer when the exploration
     /// stopped early (its task was cancelled, or a trait's failure limit).
     ///
-    /// ```swift
-    /// #expect(exploration.schedulesRun == 300)
-    /// ```
+    /// For example: `#expect(exploration.schedulesRun == 300)`
     public var schedulesRun: Int
     /// The schedules that threw, deadlocked, ran too long or misused a
     /// continuation, in the order they ran.
     ///
-    /// ```swift
-    /// let seeds = exploration.failures.map(\.seed)
-    /// ```
+    /// For example: `let seeds = exploration.failures.map(\.seed)`
     public var failures: [ScheduleFailure]
     /// The seed the whole exploration started from: pass it as `seed:` to
     /// run the same schedules again.
     ///
-    /// ```swift
-    /// let again = await exploreSchedules(300, seed: exploration.seed) { try await body() }
-    /// ```
+    /// For example: `let again = await exploreSchedules(300, seed: exploration.seed) { try await body() }`
     public var seed: UInt64
 
     /// One line, then the first few failures.
     ///
-    /// ```swift
-    /// print(exploration)   // "2 of 300 schedules failed (exploration seed 0x…)" and each failure
-    /// ```
+    /// For example: `print(exploration)   // "2 of 300 schedules failed (exploration seed 0x…)" and each failure`
     public var description: String {
         let head = "\(failures.count) of \(schedulesRun) schedules failed (exploration seed \(seedLiteral(seed)))"
         return ([head] + failures.prefix(3).map { "- \($0)" }).joined(separator: "\n")
@@ -55,48 +47,34 @@ public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
     /// The schedule's seed: ``replaySchedule(seed:_:)`` with it runs the
     /// same order again.
     ///
-    /// ```swift
-    /// try await replaySchedule(seed: failure.seed) { try await body() }
-    /// ```
+    /// For example: `try await replaySchedule(seed: failure.seed) { try await body() }`
     public var seed: UInt64
     /// How the schedule picked its jobs; a replay must use the same one.
     ///
-    /// ```swift
-    /// try await replaySchedule(seed: failure.seed, strategy: failure.strategy) { try await body() }
-    /// ```
+    /// For example: `try await replaySchedule(seed: failure.seed, strategy: failure.strategy) { try await body() }`
     public var strategy: ScheduleStrategy
     /// What the body threw; or a ``ScheduleDeadlock``, a ``ScheduleTooLong``,
     /// or the first `ContinuationMisuse` of a body that returned normally.
     ///
-    /// ```swift
-    /// if let misuse = failure.error as? ContinuationMisuse { print(misuse.kind) }
-    /// ```
+    /// For example: `if let misuse = failure.error as? ContinuationMisuse { print(misuse.kind) }`
     public var error: any Error
     /// Whether no job could run while the body had not finished.
     ///
-    /// ```swift
-    /// #expect(exploration.failures.allSatisfy { $0.isDeadlock })
-    /// ```
+    /// For example: `#expect(exploration.failures.allSatisfy { $0.isDeadlock })`
     public var isDeadlock: Bool
     /// The continuation misuse reported inside this schedule (created by its
     /// tasks), each in the order reported. Non-empty makes the schedule fail.
     ///
-    /// ```swift
-    /// #expect(failure.misuses.map(\.kind) == [.resumedMoreThanOnce])
-    /// ```
+    /// For example: `#expect(failure.misuses.map(\.kind) == [.resumedMoreThanOnce])`
     public var misuses: [ContinuationMisuse]
     /// Jobs the schedule ran before it failed.
     ///
-    /// ```swift
-    /// print("failed after \(failure.steps) steps")
-    /// ```
+    /// For example: `print("failed after \(failure.steps) steps")`
     public var steps: Int
 
     /// The call that runs this schedule again, to paste into a test.
     ///
-    /// ```swift
-    /// print(failure.replayLine)   // try await replaySchedule(seed: 0x5F3A09C2D1E4B877) { … }
-    /// ```
+    /// For example: `print(failure.replayLine)   // try await replaySchedule(seed: 0x5F3A09C2D1E4B877) { … }`
     public var replayLine: String {
         let strategyArgument = strategy == .default ? "" : ", strategy: \(strategy)"
         return "try await replaySchedule(seed: \(seedLiteral(seed))\(strategyArgument)) { … }"
@@ -105,9 +83,7 @@ public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
     /// `schedule seed 0x… failed after N steps: ERROR`, the replay line,
     /// then the misuse reported in it.
     ///
-    /// ```swift
-    /// Issue.record(failure)   // the issue's text is this description
-    /// ```
+    /// For example: `Issue.record(failure)   // the issue's text is this description`
     public var description: String {
         var text = "schedule seed \(seedLiteral(seed)) failed after \(steps) steps: \(error)\n  replay: \(replayLine)"
         for misuse in misuses where (error as? ContinuationMisuse).map({ "\($0)" != "\(misuse)" }) ?? true {
@@ -132,9 +108,7 @@ public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
 public struct ScheduleDeadlock: Error, Sendable, CustomStringConvertible {
     /// Jobs run before the schedule stopped.
     ///
-    /// ```swift
-    /// print(deadlock.steps)
-    /// ```
+    /// For example: `print(deadlock.steps)`
     public var steps: Int
     /// The safe continuations created during this schedule and still
     /// waiting, from `PendingContinuations`: listed only while its tracking
@@ -143,22 +117,16 @@ public struct ScheduleDeadlock: Error, Sendable, CustomStringConvertible {
     /// turn it on itself, since that would change what parallel tests see.
     /// Others created in that time by tests running in parallel can appear.
     ///
-    /// ```swift
-    /// let sites = deadlock.pending.map(\.site)
-    /// ```
+    /// For example: `let sites = deadlock.pending.map(\.site)`
     public var pending: [PendingContinuation]
     /// How long the driver waited for work from outside the schedule.
     ///
-    /// ```swift
-    /// #expect(deadlock.grace == .seconds(2))
-    /// ```
+    /// For example: `#expect(deadlock.grace == .seconds(2))`
     public var grace: Duration
 
     /// What was waiting.
     ///
-    /// ```swift
-    /// print(deadlock)   // "deadlock after 7 steps: … waiting: App/Cache.swift:12 in load(), …"
-    /// ```
+    /// For example: `print(deadlock)   // "deadlock after 7 steps: … waiting: App/Cache.swift:12 in load(), …"`
     public var description: String {
         let waiting = pending.isEmpty ? "no safe continuation pending" : "waiting: " + pending.map(\.description).joined(separator: "; ")
         return "deadlock after \(steps) steps: no job could run for \(grace) and the body had not returned; \(waiting)"
@@ -168,22 +136,16 @@ public struct ScheduleDeadlock: Error, Sendable, CustomStringConvertible {
 /// The error of a schedule that ran more jobs than its limit without the
 /// body returning: a livelock.
 ///
-/// ```swift
-/// #expect(!(failure.error is ScheduleTooLong))
-/// ```
+/// For example: `#expect(!(failure.error is ScheduleTooLong))`
 public struct ScheduleTooLong: Error, Sendable, CustomStringConvertible {
     /// The limit that was reached.
     ///
-    /// ```swift
-    /// print(tooLong.steps)   // 100000
-    /// ```
+    /// For example: `print(tooLong.steps)   // 100000`
     public var steps: Int
 
     /// What happened, and what it usually means.
     ///
-    /// ```swift
-    /// print(tooLong)
-    /// ```
+    /// For example: `print(tooLong)`
     public var description: String {
         "the schedule ran \(steps) jobs without the body returning (a livelock, or a loop that never ends)"
     }

@@ -33,9 +33,7 @@ public struct ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
 
     /// Any runnable job, with equal chance, at every step.
     ///
-    /// ```swift
-    /// let exploration = await exploreSchedules(200, strategy: .random) { try await body() }
-    /// ```
+    /// For example: `let exploration = await exploreSchedules(200, strategy: .random) { try await body() }`
     public static let random = ScheduleStrategy(kind: .random)
 
     /// Priority-based schedules with `depth - 1` priority changes placed
@@ -54,16 +52,12 @@ public struct ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
 
     /// The strategy ``exploreSchedules(_:seed:_:)`` and ``replaySchedule(seed:_:)`` use.
     ///
-    /// ```swift
-    /// let exploration = await exploreSchedules(100, strategy: .default) { try await body() }
-    /// ```
+    /// For example: `let exploration = await exploreSchedules(100, strategy: .default) { try await body() }`
     public static var `default`: ScheduleStrategy { .pct(depth: 3, steps: 50) }
 
     /// How a replay line spells it: `.random`, `.pct(depth: 3, steps: 50)`.
     ///
-    /// ```swift
-    /// print("strategy: \(ScheduleStrategy.pct())")   // strategy: .pct(depth: 3, steps: 50)
-    /// ```
+    /// For example: `print("strategy: \(ScheduleStrategy.pct())")   // strategy: .pct(depth: 3, steps: 50)`
     public var description: String {
         switch kind {
         case .random: ".random"
