@@ -24,6 +24,8 @@ import Synchronization
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 func environment(_ name: String, _ fallback: Int) -> Int {
@@ -40,6 +42,7 @@ let transientEvery = environment("TRANSIENT_EVERY", 50)
 
 /// The line of /proc/self/status named `key`, in kB.
 func statusKB(_ key: String) -> Int {
+    #if os(Linux)
     guard let file = fopen("/proc/self/status", "r") else { return -1 }
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 256)
@@ -50,6 +53,9 @@ func statusKB(_ key: String) -> Int {
         }
     }
     return -1
+    #else
+    return -1
+    #endif
 }
 
 /// glibc's `malloc_info`, which the Glibc module does not declare.

@@ -17,6 +17,8 @@ import HarnessSupport
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 struct Tally {
@@ -114,10 +116,14 @@ func continuousRuns(seconds: Int, cores: Int, received: @Sendable () -> [Concurr
 }
 
 func loadAverage() -> String {
+    #if os(Linux)
     guard let file = fopen("/proc/loadavg", "r") else { return "?" }
     defer { fclose(file) }
     var buffer = [CChar](repeating: 0, count: 128)
     guard fgets(&buffer, 128, file) != nil else { return "?" }
     let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return line.split(separator: " ").prefix(3).joined(separator: "/")
+    #else
+    return "?"
+    #endif
 }

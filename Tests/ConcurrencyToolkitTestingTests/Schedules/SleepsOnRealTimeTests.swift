@@ -3,8 +3,13 @@ import Synchronization
 import Testing
 import TestSupport
 
+#if os(Linux)
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Why a schedule's sleeps run on real time, pinned to the toolchain (the
@@ -116,3 +121,4 @@ private enum RuntimeSleepHooks {
         return hooks
     }
 }
+#endif
