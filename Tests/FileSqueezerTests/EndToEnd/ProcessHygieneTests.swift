@@ -25,14 +25,20 @@ extension EndToEnd {
         @Test("a running file-squeezer has no writable and executable mapping")
         func noWritableExecutableMappingWhileRunning() throws {
             let scratch = try Scratch()
-            try scratch.file("in/a.txt", DuringRunTests.slowFile(megabytes: 8))
+            try scratch.file("in/a.txt", DuringRunTests.slowFile(megabytes: 32))
             let (process, out, err) = try SqueezerProcess.start(["--level", "9", "-q", scratch.path + "/in"], in: scratch)
             var maps = ""
-            // Read while it runs: its threads and their stacks exist now.
-            for _ in 0..<100 where process.isRunning {
-                maps = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/maps", encoding: .utf8)) ?? maps
+            // Read while it runs, mid-file: its threads and their stacks exist
+            // then. A /proc file reads as empty through APIs that trust its
+            // size (0), so it is read to its end.
+            _ = DuringRunTests.waitForTemporaryFile(in: scratch.path + "/in", process: process)
+            for _ in 0..<500 where process.isRunning {
+                let read = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
+                let text = String(decoding: (try? read?.readToEnd()) ?? Data(), as: UTF8.self)
+                try? read?.close()
+                if !text.isEmpty { maps = text }
                 if maps.contains("[stack]") && maps.split(separator: "\n").count > 20 { break }
-                usleep(20_000)
+                usleep(10_000)
             }
             process.waitUntilExit()
             let run = try SqueezerProcess.collect(process, out, err)
