@@ -53,7 +53,6 @@ struct WorkOverlapTests {
     func busyMachine() {
         // What a machine other processes keep busy does to the jobs, to the
         // extreme: they are under way, and the kernel runs something else.
-        let usage = CPUUsage.start()
         let start = ContinuousClock.now
         let meter = WorkMeter(cores: 2, start: start)
         let group = DispatchGroup()
@@ -69,9 +68,9 @@ struct WorkOverlapTests {
         group.wait()
         let now = ContinuousClock.now
         let parallelism = meter.parallelism(at: now)
-        let cpuShare = usage.cpuSeconds() / (now - start).seconds
+        // The process's CPU time over wall time would read about 0 here, but
+        // this test process runs other suites beside it: not asserted.
         #expect(parallelism > 1.3, "parallelism \(parallelism)")
         #expect(parallelism <= 2)
-        #expect(cpuShare < 0.5, "CPU share \(cpuShare)")
     }
 }
