@@ -75,7 +75,7 @@ func stopHogs(_ pids: [pid_t]) {
 func continuousRuns(seconds: Int, cores: Int, received: @Sendable () -> [ConcurrencyStall], reset: @Sendable () -> Void) async throws {
     let handlers = Int(getenv("HANDLERS").map { String(cString: $0) } ?? "") ?? 16
     let hogCount = Int(getenv("HOGS").map { String(cString: $0) } ?? "") ?? cores * 3
-    print("Issue 39 runs, \(seconds) s each, defaults (ended reports; load before: \(loadAverage()))")
+    print("Issue 39 runs, \(seconds) s each, defaults (ended reports; load before: \(loadAverages()))")
     print("")
     print("| run | main-actor reports | pool reports (durations) | pool reports holding a main-actor stall | host's (isCausedByHost) |")
     print("|---|---|---|---|---|")
@@ -115,7 +115,8 @@ func continuousRuns(seconds: Int, cores: Int, received: @Sendable () -> [Concurr
     print("")
 }
 
-func loadAverage() -> String {
+/// The 1, 5 and 15 minute load averages, `a/b/c`.
+func loadAverages() -> String {
     #if os(Linux)
     guard let file = fopen("/proc/loadavg", "r") else { return "?" }
     defer { fclose(file) }
