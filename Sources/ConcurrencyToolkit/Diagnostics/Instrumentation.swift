@@ -12,7 +12,8 @@ import Synchronization
 ///   `let token = Instrumentation.begin(.spanStarted(name: name))` … `token?.end(.spanFinished)`.
 /// - **Work that runs later on another thread** (a blocking job, a continuation
 ///   resumed by a callback): capture at submit/creation time, in the caller's
-///   task, then emit from anywhere:
+///   task (`let trace = Instrumentation.begin(.jobQueued(executor: label))`),
+///   then emit from anywhere (`trace?.end(.jobFinished(failed: false))`).
 ///
 /// Where each component calls (ids pair begin and end):
 ///
