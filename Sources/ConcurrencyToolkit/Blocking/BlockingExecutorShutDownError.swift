@@ -15,7 +15,7 @@ extension BlockingExecutor {
         /// `false`: `run` was called after it.
         public var wasQueued: Bool
 
-        /// Creates the error (the executor does; tests may compare against one):
+        /// Creates the error (the executor does; tests may compare against one).
         ///
         /// For example: `#expect(throws: BlockingExecutor.ShutDownError(label: "io", wasQueued: false)) { ... }`
         public init(label: String, wasQueued: Bool) {

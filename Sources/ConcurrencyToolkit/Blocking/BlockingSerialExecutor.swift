@@ -54,7 +54,7 @@ public final class BlockingSerialExecutor: SerialExecutor, Sendable {
         queue.setSpecific(key: key, value: true)
     }
 
-    /// Runs an actor job on ``queue``. Called by the runtime, not by you:
+    /// Runs an actor job on ``queue``. Called by the runtime, not by you.
     ///
     /// For example: `await logFile.append("started")   // the runtime enqueues the call here`
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -61,7 +61,7 @@ public final class MonitoredActorExecutor: SerialExecutor, Sendable {
         core.stop()
     }
 
-    /// Queues an actor job. Called by the runtime, not by you:
+    /// Queues an actor job. Called by the runtime, not by you.
     ///
     /// For example: `_ = await cache.image(for: url)   // the runtime enqueues the call here`
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -26,7 +26,7 @@ public struct Trace: Sendable {
     public var discardedEventCount: Int
 
     /// Creates a trace from recorded parts; recordings create these for you,
-    /// tests may build their own:
+    /// tests may build their own.
     ///
     /// For example: `let trace = Trace(events: events, threads: threads, duration: 5_000_000, discardedEventCount: 0)`
     public init(events: [TraceEvent], threads: [TraceThread], duration: UInt64, discardedEventCount: Int) {

@@ -3,7 +3,7 @@
 /// standard error, handler scopes, the trace and the testing helpers are
 /// written once, over this protocol (the way swift-log writes its
 /// `LogHandler` once for every backend); a new kind is a value type that
-/// conforms plus one registration, its ``ReportRouter``:
+/// conforms plus one registration, its ``ReportRouter``.
 ///
 /// The value lives in `Reports/` when a trace event carries it (Diagnostics
 /// is above Reports); its registration lives with the part that detects it.

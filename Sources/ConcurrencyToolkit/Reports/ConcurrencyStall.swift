@@ -158,7 +158,7 @@ public struct ConcurrencyStall: Error, Sendable, Hashable, CustomStringConvertib
     public var backtrace: [String] { threads.flatMap(\.backtrace) }
 
     /// Creates a report. The detector creates these; tests may build their
-    /// own to compare against or to test a handler:
+    /// own to compare against or to test a handler.
     ///
     /// For example: `let stall = ConcurrencyStall(kind: .mainActorBlocked, duration: .milliseconds(400))`
     public init(kind: Kind, duration: Duration, isOngoing: Bool = false, threads: [BlockedThread] = []) {

@@ -88,7 +88,7 @@ public struct ContinuationMisuse: Error, Sendable, Hashable, CustomStringConvert
     var leakOutcome: LeakOutcome?
 
     /// Creates a report. The toolkit creates these; tests may build their own
-    /// to compare against:
+    /// to compare against.
     ///
     /// For example: `let expected = ContinuationMisuse(kind: .leaked, creationSite: CallSite())`
     public init(kind: Kind, creationSite: CallSite, resumeSite: CallSite? = nil) {

@@ -3,7 +3,7 @@ import Synchronization
 /// Where the reports of one kind go, written once for every kind: a
 /// process-wide handler bootstrapped once (by default the rate-limited
 /// standard-error block), scopes that override it, and the trace. Each
-/// ``ConcurrencyReport`` has one, its `reporting`:
+/// ``ConcurrencyReport`` has one, its `reporting`.
 ///
 /// Handlers run on the delivering thread after every lock here is released.
 package final class ReportRouter<Report: ConcurrencyReport>: Sendable {
