@@ -26,6 +26,17 @@ public func median(_ values: [Double]) -> Double {
 /// The 1-minute load average now, the figure common.sh records at the start
 /// of every round (from /proc/loadavg on Linux); 0 where there is none.
 public func loadAverage() -> Double {
-    var load = [0.0]
-    return getloadavg(&load, 1) == 1 ? load[0] : 0
+    loadAverages().first ?? 0
+}
+
+/// The 1-, 5- and 15-minute load averages now, to two places; empty where
+/// there are none.
+///
+/// ```swift
+/// print(loadAverages().map { "\($0)" }.joined(separator: "/"))   // 0.52/1.14/2.66
+/// ```
+public func loadAverages() -> [Double] {
+    var load = [0.0, 0.0, 0.0]
+    guard getloadavg(&load, 3) == 3 else { return [] }
+    return load.map { ($0 * 100).rounded() / 100 }
 }

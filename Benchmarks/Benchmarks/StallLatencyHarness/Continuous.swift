@@ -75,7 +75,7 @@ func stopHogs(_ pids: [pid_t]) {
 func continuousRuns(seconds: Int, cores: Int, received: @Sendable () -> [ConcurrencyStall], reset: @Sendable () -> Void) async throws {
     let handlers = Int(getenv("HANDLERS").map { String(cString: $0) } ?? "") ?? 16
     let hogCount = Int(getenv("HOGS").map { String(cString: $0) } ?? "") ?? cores * 3
-    print("Issue 39 runs, \(seconds) s each, defaults (ended reports; load before: \(loadAverages()))")
+    print("Issue 39 runs, \(seconds) s each, defaults (ended reports; load before: \(loadAverages().map { "\($0)" }.joined(separator: "/")))")
     print("")
     print("| run | main-actor reports | pool reports (durations) | pool reports holding a main-actor stall | host's (isCausedByHost) |")
     print("|---|---|---|---|---|")
@@ -115,16 +115,3 @@ func continuousRuns(seconds: Int, cores: Int, received: @Sendable () -> [Concurr
     print("")
 }
 
-/// The 1, 5 and 15 minute load averages, `a/b/c`.
-func loadAverages() -> String {
-    #if os(Linux)
-    guard let file = fopen("/proc/loadavg", "r") else { return "?" }
-    defer { fclose(file) }
-    var buffer = [CChar](repeating: 0, count: 128)
-    guard fgets(&buffer, 128, file) != nil else { return "?" }
-    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return line.split(separator: " ").prefix(3).joined(separator: "/")
-    #else
-    return "?"
-    #endif
-}
