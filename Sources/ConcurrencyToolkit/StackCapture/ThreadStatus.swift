@@ -33,7 +33,7 @@ enum ThreadStatus: Equatable {
 
     /// Reads `/proc/self/task/<thread>/syscall`.
     static func of(thread: UInt64) -> ThreadStatus {
-        guard let text = readSmallFile("/proc/self/task/\(thread)/syscall") else { return .unknown }
+        guard let text = SmallFile.text(of: "/proc/self/task/\(thread)/syscall") else { return .unknown }
         return parse(syscallLine: text)
     }
 
@@ -52,17 +52,6 @@ enum ThreadStatus: Equatable {
     private static func hex(_ field: Substring) -> UInt? {
         guard field.hasPrefix("0x") else { return nil }
         return UInt(field.dropFirst(2), radix: 16)
-    }
-
-    /// The whole of a small /proc file (one read), or nil.
-    static func readSmallFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 }
 #endif

@@ -31,7 +31,7 @@ enum MainQueue {
         #if os(Linux)
         let main = UInt64(getpid())
         if isParkedInDispatchMain(ThreadStatus.of(thread: main)) { return true }
-        return ThreadStatus.readSmallFile("/proc/self/task/\(main)/stat").map(hasExited(statLine:)) ?? false
+        return SmallFile.text(of: "/proc/self/task/\(main)/stat").map(hasExited(statLine:)) ?? false
         #else
         return false
         #endif

@@ -66,7 +66,7 @@ struct StallHostDelay: Equatable {
         var waits: [UInt64: UInt64] = [:]
         #if os(Linux)
         for thread in threads {
-            if let text = ThreadStatus.readSmallFile("/proc/self/task/\(thread)/schedstat"),
+            if let text = SmallFile.text(of: "/proc/self/task/\(thread)/schedstat"),
                 let wait = runQueueWait(inSchedstat: text)
             {
                 waits[thread] = wait

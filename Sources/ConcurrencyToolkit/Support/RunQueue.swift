@@ -58,14 +58,7 @@ final class RunQueue: Sendable {
     /// Reads `/proc/loadavg` without allocating (its line is under 64 bytes).
     static func readLoadAverage() -> Int? {
         #if os(Linux)
-        let descriptor = open("/proc/loadavg", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            guard count > 0 else { return nil }
-            return runnableCount(inLoadAverage: UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
+        return SmallFile.withBytes(of: "/proc/loadavg", capacity: 128) { runnableCount(inLoadAverage: $0) }
         #else
         return nil
         #endif
