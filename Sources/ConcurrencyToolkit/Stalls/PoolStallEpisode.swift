@@ -61,7 +61,7 @@ struct PoolStallEpisode {
         guard !poolLasting, var merged = report else { return nil }
         let duration = end &- since
         merged.duration = .nanoseconds(Int64(clamping: duration))
-        merged.hostDelay = hostShare.map { .nanoseconds(Int64(clamping: UInt64(Double(duration) * $0))) }
+        merged.hostDelay = StallHostDelay.delay(share: hostShare, of: duration)
         // A main-actor stall can begin before the pool's probe is sent: only its part inside counts.
         merged.mainActorDelay = mainActorWaited.map { .nanoseconds(Int64(clamping: min($0, duration))) }
         self = PoolStallEpisode()

@@ -49,16 +49,12 @@ struct StallHostDelay: Equatable {
         return count == 0 ? nil : sum / Double(count)
     }
 
-    /// The part of a stall `duration` nanoseconds long put on the host.
-    func delay(of duration: UInt64) -> UInt64? {
-        share.map { UInt64(Double(duration) * $0) }
-    }
-
-    /// The rule: a stall is the host's when at least half of it was spent
-    /// waiting for a CPU. Less, and the program held its threads most of
-    /// the time: its stall, whatever the load.
-    static func isHostsFault(delay: UInt64, duration: UInt64) -> Bool {
-        delay &* 2 >= duration
+    /// The part of a stall `duration` nanoseconds long put on the host, at
+    /// `share` (a ``share`` taken before the readings were reset); what
+    /// ``ConcurrencyStall/hostDelay`` holds. Whether that makes the stall the
+    /// host's is ``ConcurrencyStall/isCausedByHost``'s rule.
+    static func delay(share: Double?, of duration: UInt64) -> Duration? {
+        share.map { .nanoseconds(Int64(clamping: UInt64(Double(duration) * $0))) }
     }
 
     /// Reads each thread's run-queue wait now (threads gone are left out).

@@ -226,7 +226,7 @@ final class StallWatcher: DemandDrivenWorker {
             episode.foldMainActor(waited: waited)
         } else {
             var report = report
-            report.hostDelay = hostShare.map { .nanoseconds(Int64(clamping: UInt64(Double(waited) * $0))) }
+            report.hostDelay = StallHostDelay.delay(share: hostShare, of: waited)
             deliver(report, waited: waited, config)
         }
     }

@@ -29,13 +29,18 @@ import Darwin
         host.record(.init(at: 150_000_000, waits: [1: 45_000_000, 2: 30_000_000, 3: 1]))
         let share = try #require(host.share)
         #expect(abs(share - 0.7) < 1e-9)
-        #expect(host.delay(of: 320_000_000) == 224_000_000)
+        #expect(StallHostDelay.delay(share: host.share, of: 320_000_000) == .milliseconds(224))
     }
 
     @Test func aStallIsTheHostsWhenHalfOfItWaitedForACPU() {
-        #expect(StallHostDelay.isHostsFault(delay: 160, duration: 320))
-        #expect(StallHostDelay.isHostsFault(delay: 280, duration: 320))
-        #expect(!StallHostDelay.isHostsFault(delay: 159, duration: 320))
+        func isHosts(_ delay: Int, of duration: Int) -> Bool {
+            var stall = ConcurrencyStall(kind: .cooperativePoolBlocked, duration: .milliseconds(duration))
+            stall.hostDelay = .milliseconds(delay)
+            return stall.isCausedByHost
+        }
+        #expect(isHosts(160, of: 320))
+        #expect(isHosts(280, of: 320))
+        #expect(!isHosts(159, of: 320))
         var stall = ConcurrencyStall(kind: .cooperativePoolBlocked, duration: .milliseconds(320))
         #expect(!stall.isCausedByHost)  // not measured: the program's
         stall.hostDelay = .milliseconds(280)
