@@ -48,7 +48,7 @@ extension BlockingExecutor {
         return try await withTaskCancellationHandler {
             try await withSafeThrowingContinuation(function: function, fileID: fileID, line: line) {
                 (caller: SafeContinuation<T, any Error>) in
-                let window = submit(BlockingJob(lifecycle: lifecycle, priority: priority, trace: trace, body: body, caller: caller))
+                let window = submit(TypedBlockingJob(lifecycle: lifecycle, priority: priority, trace: trace, body: body, caller: caller))
                 // A lane has the job: if it ends within the window, this task
                 // goes on without suspending, and nothing wakes a thread for it.
                 if window > 0 { _ = SpinWindow.spin(nanoseconds: window) { !caller.box.isWaiting } }

@@ -1,17 +1,20 @@
 /// One `run` call in flight, as the FIFO and the lanes see it: one concrete,
-/// non-generic type. The caller's body and continuation are captured at init
-/// in two closures (as swift-subprocess's background work item captures its
-/// work), so the job knows how to finish without knowing `T`.
+/// non-generic type. The caller's body and continuation live in its generic
+/// subclass, ``TypedBlockingJob``, so the job knows how to finish without the
+/// FIFO or the lanes knowing `T`. (A subclass, not two closures capturing
+/// them at init: their contexts cost two allocations and several
+/// generic-metadata lookups on every `run`; Performance.md, "The parked
+/// hand-off's bookkeeping".)
 ///
 /// Its ``lifecycle`` is made before it, by `run`: the task's cancellation
 /// handler needs it and can run before the job exists (an already-cancelled
 /// task runs the handler at once).
-final class BlockingJob: @unchecked Sendable {
-    // @unchecked: `perform` holds the caller's body, which is not Sendable
-    // (`run` receives it as `sending`). It is called once, on the lane that
-    // took the job out of the FIFO, and `failCaller` only by whoever took it
-    // out instead (a withdrawal, shutdown): one of them, once. Everything else
-    // is immutable or a Lock.
+class BlockingJob: @unchecked Sendable {
+    // @unchecked: the subclass holds the caller's body, which is not Sendable
+    // (`run` receives it as `sending`). `perform` is called once, on the lane
+    // that took the job out of the FIFO, and `failCaller` only by whoever took
+    // it out instead (a withdrawal, shutdown): one of them, once. Everything
+    // else is immutable or a Lock.
 
     typealias Interrupt = @Sendable () -> Void
     /// The job's cancellation state, shared with the cancellation handler.
@@ -23,30 +26,23 @@ final class BlockingJob: @unchecked Sendable {
     let submittedAt: UInt64
     /// The recording of the task that submitted the job, if any (almost always nil).
     let trace: TraceToken?
-    /// Runs the body on this thread, calls `finished` (did it return a value?),
-    /// then resumes the caller with the body's result.
-    private let perform: (BlockingExecutor.JobContext, _ finished: (Bool) -> Void) -> Void
-    /// Resumes the caller with `error`; the body never runs.
-    private let failCaller: (any Error) -> Void
 
-    init<T>(
-        lifecycle: Lifecycle, priority: TaskPriority, trace: TraceToken?,
-        body: UncheckedSendable<(BlockingExecutor.JobContext) throws -> T>,
-        caller: SafeContinuation<T, any Error>
-    ) {
+    fileprivate init(lifecycle: Lifecycle, priority: TaskPriority, trace: TraceToken?) {
         self.lifecycle = lifecycle
         self.priority = priority
         self.submittedAt = MonotonicClock.now
         self.trace = trace
-        perform = { context, finished in
-            // The lane runs no task: hand the body the submitter's recording,
-            // so the user's spans and markers inside it are attributed.
-            let result = Result { try Instrumentation.withRecorder(trace?.recorder) { try body.value(context) } }
-            let succeeded = if case .success = result { true } else { false }
-            finished(succeeded)
-            caller.resume(with: result)
-        }
-        failCaller = { error in caller.resume(throwing: error) }
+    }
+
+    /// Runs the body on this thread, calls `finished` (did it return a value?),
+    /// then resumes the caller with the body's result.
+    fileprivate func perform(_ context: BlockingExecutor.JobContext, finished: (Bool) -> Void) {
+        preconditionFailure("BlockingJob is abstract: run makes a TypedBlockingJob")
+    }
+
+    /// Resumes the caller with `error`; the body never runs.
+    fileprivate func failCaller(_ error: any Error) {
+        preconditionFailure("BlockingJob is abstract: run makes a TypedBlockingJob")
     }
 
     var isCancelled: Bool { lifecycle.withLock { $0.isCancelled } }
@@ -85,5 +81,40 @@ final class BlockingJob: @unchecked Sendable {
     func fail(_ error: any Error) {
         trace?.end(.jobDiscarded(reason: error is CancellationError ? "cancelled while queued" : "executor shut down"))
         failCaller(error)
+    }
+}
+
+/// A ``BlockingJob`` for a body that returns `T`: the one place that knows `T`.
+final class TypedBlockingJob<T>: BlockingJob, @unchecked Sendable {
+    private let body: UncheckedSendable<(BlockingExecutor.JobContext) throws -> T>
+    private let caller: SafeContinuation<T, any Error>
+
+    init(
+        lifecycle: Lifecycle, priority: TaskPriority, trace: TraceToken?,
+        body: UncheckedSendable<(BlockingExecutor.JobContext) throws -> T>,
+        caller: SafeContinuation<T, any Error>
+    ) {
+        self.body = body
+        self.caller = caller
+        super.init(lifecycle: lifecycle, priority: priority, trace: trace)
+    }
+
+    fileprivate override func perform(_ context: BlockingExecutor.JobContext, finished: (Bool) -> Void) {
+        // The lane runs no task: hand the body the submitter's recording, so
+        // the user's spans and markers inside it are attributed.
+        let value: T
+        do {
+            value = try Instrumentation.withRecorder(trace?.recorder) { try body.value(context) }
+        } catch {
+            finished(false)
+            caller.resume(throwing: error)
+            return
+        }
+        finished(true)
+        caller.resume(returning: value)
+    }
+
+    fileprivate override func failCaller(_ error: any Error) {
+        caller.resume(throwing: error)
     }
 }

@@ -21,7 +21,7 @@ import Synchronization
 /// |---|---|---|
 /// | `BlockingExecutor` | `run`, creating the job (caller's task) | `trace: Instrumentation.begin(.jobQueued(executor: label))`, stored in the job |
 /// | | `BlockingJob.execute`, after the lifecycle started | `trace?.emit(.jobStarted(executor: label, lane: lane))` |
-/// | | `BlockingJob`'s `perform` closure (captured at init), around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
+/// | | `TypedBlockingJob.perform`, around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
 /// | | `BlockingJob.execute`, after the body, *before* the caller is resumed | `trace?.end(.jobFinished(failed: !succeeded))` |
 /// | | `BlockingJob.fail` (withdrawn, shut down) and `execute` refusing a cancelled job, before resuming | `trace?.end(.jobDiscarded(reason: …))` |
 /// | `ContinuationStorage` | `init` | `trace = Instrumentation.begin(.continuationCreated(site: site))`; a link bit when non-nil so `finished(as:)` runs |

@@ -88,7 +88,7 @@ import Testing
         executor.runQueue.pin(runnable: 64)
         let windows = Mutex<[UInt64]>([])
         let value = try await withSafeThrowingContinuation { (caller: SafeContinuation<Int, any Error>) in
-            let job = BlockingJob(
+            let job = TypedBlockingJob(
                 lifecycle: BlockingJob.Lifecycle(BlockingJobStateMachine()), priority: .medium, trace: nil,
                 body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in 7 }), caller: caller)
             windows.withLock { $0.append(executor.submit(job)) }

@@ -173,7 +173,7 @@ import TestSupport
         let windows = Mutex<[UInt64]>([])
         // A job returning `value` to `caller`, made as `run` makes it.
         @Sendable func job(returning value: Int, to caller: SafeContinuation<Int, any Error>) -> BlockingJob {
-            BlockingJob(
+            TypedBlockingJob(
                 lifecycle: BlockingJob.Lifecycle(BlockingJobStateMachine()), priority: .medium, trace: nil,
                 body: UncheckedSendable({ (_: BlockingExecutor.JobContext) in value }), caller: caller)
         }
