@@ -3,8 +3,8 @@
 /// subclass, ``TypedBlockingJob``, so the job knows how to finish without the
 /// FIFO or the lanes knowing `T`. (A subclass, not two closures capturing
 /// them at init: their contexts cost two allocations and several
-/// generic-metadata lookups on every `run`; Performance.md, "The parked
-/// hand-off's bookkeeping".)
+/// generic-metadata lookups on every `run`; Performance.md, "A quiet machine,
+/// and the parked hand-off's bookkeeping".)
 ///
 /// Its ``lifecycle`` is made before it, by `run`: the task's cancellation
 /// handler needs it and can run before the job exists (an already-cancelled
