@@ -1,6 +1,7 @@
 @testable import ConcurrencyToolkit
 import Synchronization
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -54,22 +55,3 @@ import Darwin
     }
     #endif
 }
-
-#if os(Linux)
-/// A plain thread running `body`, joined by `join()`.
-private final class RawThread: @unchecked Sendable {
-    // @unchecked: `handle` is written before the thread runs, read by join().
-    private var handle = pthread_t()
-    private let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-        pthread_create(&handle, nil, { raw in
-            Unmanaged<RawThread>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, Unmanaged.passRetained(self).toOpaque())
-    }
-
-    func join() { pthread_join(handle, nil) }
-}
-#endif

@@ -74,7 +74,7 @@ import Darwin
         let readEnd = ends[0]
         let started = Lock<UInt64?>(nil)
         let result = Lock<(ready: Int32, error: Int32)?>(nil)
-        let thread = Thread { () in
+        let thread = RawThread { () in
             started.withLock { $0 = CurrentThread.id }
             let ready = pollForAWhile(readEnd)
             let error = errno
@@ -104,20 +104,4 @@ private func pollForAWhile(_ descriptor: Int32) -> Int32 {
     return poll(&entry, 1, 120_000)
 }
 
-/// A plain thread running `body`, joined by `join()`.
-private final class Thread: @unchecked Sendable {
-    // @unchecked: `handle` is written before the thread runs, read by join().
-    private var handle = pthread_t()
-    private let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-        pthread_create(&handle, nil, { raw in
-            Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, Unmanaged.passRetained(self).toOpaque())
-    }
-
-    func join() { pthread_join(handle, nil) }
-}
 #endif
