@@ -6,20 +6,14 @@ import XCTest
 /// Returns the operation's result.
 ///
 /// ```swift
-/// final class DownloaderTests: XCTestCase {
-///     func testFetchResumesOnce() async throws {
-///         let data = try await XCTAssertNoContinuationMisuse {
-///             try await downloader.fetch(url)
-///         }
-///         XCTAssertFalse(data.isEmpty)
-///     }
+/// let data = try await XCTAssertNoContinuationMisuse {
+///     try await downloader.fetch(url)
 /// }
+/// XCTAssertFalse(data.isEmpty)
 /// ```
 ///
-/// Failures are recorded after `operation` returns, on the calling task, one
-/// per misuse, at `file`/`line`, each naming the sites involved. A leak that
-/// is detected only after `operation` returned (a copy kept alive longer) is
-/// not seen. Tests running in parallel never see each other's misuse.
+/// One failure per misuse, after `operation` returns, at `file`/`line`; a
+/// leak detected later is not seen. See <doc:TestingForContinuationMisuse>.
 public func XCTAssertNoContinuationMisuse<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Result,
