@@ -11,16 +11,12 @@ import Testing
 /// func importDoesNotQueueBehindTheCache() async throws {
 ///     _ = try await importer.run()   // a call waiting 100 ms for a monitored actor fails this test
 /// }
-///
-/// @Suite(.actorContentionIsAnIssue(threshold: .milliseconds(50)), .serialized)
-/// struct IndexTests { ... }
 /// ```
 ///
-/// The issue's headline is the report itself ("actor Index: 6 jobs waited
-/// up to 300 ms …, held by rebuild() at …"), and `issue.error` is the
-/// `ActorContention`, recorded after the test body returns (or throws).
-/// Contention belongs to the process, not to a test: use the trait on
-/// serialized suites, or on tests whose actors no other test uses.
+/// Issues are recorded after the test body returns or throws; `issue.error`
+/// is the `ActorContention`. Contention belongs to the process: use the trait
+/// on serialized suites, or on tests whose actors no other test uses. See
+/// <doc:StallsAndContentionInTests>.
 public struct ActorContentionIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// The shortest wait recorded.
     ///
@@ -29,7 +25,7 @@ public struct ActorContentionIsAnIssue: TestTrait, SuiteTrait, TestScoping {
 
     /// Applies to every test in a suite it is attached to, nested suites included.
     ///
-    /// For example: `@Suite(.actorContentionIsAnIssue) struct IndexTests { @Suite struct Large { ... } }`
+    /// For example: `@Suite(.actorContentionIsAnIssue, .serialized) struct IndexTests { @Suite struct Large { ... } }`
     public var isRecursive: Bool { true }
 
     /// Creates the trait; usually spelled `.actorContentionIsAnIssue`.
@@ -39,25 +35,17 @@ public struct ActorContentionIsAnIssue: TestTrait, SuiteTrait, TestScoping {
         self.threshold = threshold
     }
 
-    /// One scope per test case. The testing library calls this; you do not.
+    /// One scope per test case. The testing library calls this.
     ///
-    /// ```swift
-    /// @Test(.actorContentionIsAnIssue, arguments: [1, 2]) func lookups(_ n: Int) async { ... }  // a scope per argument
-    /// ```
+    /// For example: `@Test(.actorContentionIsAnIssue, arguments: [1, 2]) func lookups(_ n: Int) async { ... }`
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }
 
-    /// Runs the test with contention recorded, then records each episode as an issue.
-    /// The testing library calls this; a test can call it to check the trait itself.
+    /// Runs the test with contention recorded, records each episode as an
+    /// issue, then rethrows what the test threw. The testing library calls this.
     ///
-    /// ```swift
-    /// func run(_ test: Test, _ body: @Sendable () async throws -> Void) async throws {
-    ///     try await ActorContentionIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
-    /// }
-    /// ```
-    ///
-    /// If the test throws, the error propagates after the episodes are recorded.
+    /// For example: `try await ActorContentionIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }`
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -77,8 +65,6 @@ extension Trait where Self == ActorContentionIsAnIssue {
 
     /// Records every episode with a wait of at least `threshold` as an issue.
     ///
-    /// ```swift
-    /// @Test(.actorContentionIsAnIssue(threshold: .milliseconds(20))) func lookupsStayFast() async { ... }
-    /// ```
+    /// For example: `@Test(.actorContentionIsAnIssue(threshold: .milliseconds(20))) func lookupsStayFast() async { ... }`
     public static func actorContentionIsAnIssue(threshold: Duration) -> Self { Self(threshold: threshold) }
 }

@@ -2,28 +2,22 @@ import ConcurrencyToolkit
 import Testing
 
 /// A Swift Testing trait that runs each test with the stall detector on and
-/// records every `ConcurrencyStall` that happened during it as an issue, so
-/// a test that blocks the main actor or the cooperative pool fails instead
-/// of only running slowly.
+/// records every `ConcurrencyStall` during it as an issue, so a test that
+/// blocks the main actor or the cooperative pool fails instead of only
+/// running slowly.
 ///
 /// ```swift
 /// @Test(.concurrencyStallIsAnIssue)
 /// func importDoesNotBlockThePool() async throws {
 ///     try await importer.importLibrary(at: fixtures)   // a blocking read on the pool would fail this test
 /// }
-///
-/// @Suite(.concurrencyStallIsAnIssue(threshold: .milliseconds(500)), .serialized)
-/// struct ImporterTests { ... }
 /// ```
 ///
-/// The issue's headline is the stall itself ("Caught error: the cooperative
-/// pool started no job for 512 ms (ended)" and the blocking frames), and
-/// `issue.error` is the `ConcurrencyStall`, recorded after the test body
-/// returns (or throws). Stalls belong to the process, not to a test: a
-/// stall caused by another test running at the same time is recorded too,
-/// so use the trait on serialized suites, or on tests that run alone. A
-/// stall the host caused (`isCausedByHost`: its threads spent at least half
-/// of it waiting for a CPU that other processes held) is not recorded.
+/// Issues are recorded after the test body returns or throws; `issue.error`
+/// is the `ConcurrencyStall`. Stalls belong to the process: one caused by a
+/// test running at the same time is recorded too, so use the trait on
+/// serialized suites or on tests that run alone. A stall the host caused
+/// (`isCausedByHost`) is not recorded. See <doc:StallsAndContentionInTests>.
 public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// The shortest stall recorded.
     ///
@@ -32,7 +26,7 @@ public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
 
     /// Applies to every test in a suite it is attached to, nested suites included.
     ///
-    /// For example: `@Suite(.concurrencyStallIsAnIssue) struct ImportTests { @Suite struct Large { ... } }`
+    /// For example: `@Suite(.concurrencyStallIsAnIssue, .serialized) struct ImportTests { @Suite struct Large { ... } }`
     public var isRecursive: Bool { true }
 
     /// Creates the trait; usually spelled `.concurrencyStallIsAnIssue`.
@@ -42,25 +36,17 @@ public struct ConcurrencyStallIsAnIssue: TestTrait, SuiteTrait, TestScoping {
         self.threshold = threshold
     }
 
-    /// One scope per test case. The testing library calls this; you do not.
+    /// One scope per test case. The testing library calls this.
     ///
-    /// ```swift
-    /// @Test(.concurrencyStallIsAnIssue, arguments: [1, 2]) func imports(_ n: Int) async { ... }  // a scope per argument
-    /// ```
+    /// For example: `@Test(.concurrencyStallIsAnIssue, arguments: [1, 2]) func imports(_ n: Int) async { ... }`
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }
 
-    /// Runs the test with stalls recorded, then records each as an issue.
-    /// The testing library calls this; a test can call it to check the trait itself.
+    /// Runs the test with stalls recorded, records each as an issue, then
+    /// rethrows what the test threw. The testing library calls this.
     ///
-    /// ```swift
-    /// func run(_ test: Test, _ body: @Sendable () async throws -> Void) async throws {
-    ///     try await ConcurrencyStallIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }
-    /// }
-    /// ```
-    ///
-    /// If the test throws, the error propagates after the stalls are recorded.
+    /// For example: `try await ConcurrencyStallIsAnIssue().provideScope(for: test, testCase: nil) { try await body() }`
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -81,8 +67,6 @@ extension Trait where Self == ConcurrencyStallIsAnIssue {
 
     /// Records every stall of at least `threshold` during the test as an issue.
     ///
-    /// ```swift
-    /// @Test(.concurrencyStallIsAnIssue(threshold: .milliseconds(100))) func scrollsSmoothly() async { ... }
-    /// ```
+    /// For example: `@Test(.concurrencyStallIsAnIssue(threshold: .milliseconds(100))) func scrollsSmoothly() async { ... }`
     public static func concurrencyStallIsAnIssue(threshold: Duration) -> Self { Self(threshold: threshold) }
 }

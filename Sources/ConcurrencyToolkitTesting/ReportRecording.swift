@@ -1,26 +1,20 @@
 import ConcurrencyToolkit
 
-/// Keeps every report of one kind that its handler receives, in order: the
-/// testing helpers' recorder, for any kind on the reporting floor.
+/// Keeps every report of one kind that its handler receives, in order.
 package final class ReportRecorder<Report: ConcurrencyReport>: Sendable {
     private let recorded = Lock<[Report]>([])
 
     package init() {}
 
-    /// A handler that appends each report it receives.
     package var handler: ReportHandler<Report> {
         .custom { [recorded] report in recorded.withLock { $0.append(report) } }
     }
 
-    /// What was received so far, in order.
     package var reports: [Report] { recorded.withLock { $0 } }
 }
 
 /// Runs `operation` in a scope of `Report`'s router and returns its result
-/// with every report the scope received (those `accepting` says yes to):
-/// for a kind routed by where its source was created, the sources created
-/// inside `operation`; for one routed while a scope is active, every report
-/// delivered meanwhile.
+/// with every report (that `accepting` takes) the scope received.
 package func withReportsRecorded<Report: ConcurrencyReport, Result>(
     _ kind: Report.Type, accepting: (@Sendable (Report) -> Bool)? = nil,
     isolation: isolated (any Actor)? = #isolation,

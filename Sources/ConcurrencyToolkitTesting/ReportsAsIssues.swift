@@ -2,13 +2,9 @@ import ConcurrencyToolkit
 import Testing
 import XCTest
 
-/// The body of a Swift Testing trait for any report kind: runs the test
-/// with `record` (the kind's recorder), records each report as an issue,
-/// then rethrows what the test threw.
-///
-/// Each issue's error is the report, at `location(report)` or, when that is
-/// `nil`, at the test's own declaration (a report with no line of the
-/// user's to point at would otherwise name this file).
+/// The body of a Swift Testing trait for any report kind: runs the test with
+/// `record`, records each report as an issue (at `location`, else at the
+/// test's declaration rather than this file), then rethrows what the test threw.
 package func recordingReportsAsIssues<Report: ConcurrencyReport>(
     of test: Test, at location: (Report) -> SourceLocation? = { _ in nil },
     performing function: @Sendable () async throws -> Void,
@@ -31,9 +27,7 @@ package func recordingReportsAsIssues<Report: ConcurrencyReport>(
     try outcome.get()
 }
 
-/// The body of an XCTest assertion for any report kind: one failure per
-/// report, at `file`/`line`, as `prefix` and the report, or the caller's
-/// message and the report.
+/// The body of an XCTest assertion: one failure per report, at `file`/`line`.
 package func failForEach<Report: ConcurrencyReport>(
     _ reports: [Report], prefix: String = "", message: String, file: StaticString, line: UInt
 ) {

@@ -13,15 +13,9 @@ import ConcurrencyToolkit
 /// }
 /// ```
 ///
-/// It starts the detector if it is not running (and stops it after, unless
-/// the process started it too), waits until the detector's probes run, runs
-/// `operation`, then waits two probe intervals so a stall that ended just
-/// before is reported as ended. A stall still lasting then is returned as
-/// its ongoing report (`isOngoing` is `true`).
-///
-/// Stalls belong to the process, not to a task: a stall caused by another
-/// test running in parallel is recorded too. Run stall-sensitive tests
-/// serialized, or check the backtrace for your own functions.
+/// A stall still lasting two probe intervals after `operation` is returned
+/// as ongoing (`isOngoing`). A stall of another test running at the same
+/// time is recorded too: see <doc:StallsAndContentionInTests>.
 public func withConcurrencyStallsRecorded<Result>(
     threshold: Duration = StallDetector.defaultThreshold,
     isolation: isolated (any Actor)? = #isolation,

@@ -6,20 +6,14 @@ import XCTest
 /// happened meanwhile. Returns the operation's result.
 ///
 /// ```swift
-/// final class CacheTests: XCTestCase {
-///     func testWarmUpDoesNotQueueReaders() async throws {
-///         let hits = try await XCTAssertNoActorContention(threshold: .milliseconds(50)) {
-///             try await cache.warmUp(from: fixtures)   // an actor on a MonitoredActorExecutor
-///         }
-///         XCTAssertEqual(hits, 120)
-///     }
+/// let hits = try await XCTAssertNoActorContention(threshold: .milliseconds(50)) {
+///     try await cache.warmUp(from: fixtures)   // an actor on a MonitoredActorExecutor
 /// }
+/// XCTAssertEqual(hits, 120)
 /// ```
 ///
-/// Failures are recorded after `operation` returns, on the calling task, one
-/// per episode, at `file`/`line`, each naming the actor and the job that
-/// held it. Contention belongs to the process: an episode of an actor used
-/// by a test running at the same time is seen too.
+/// One failure per episode, after `operation` returns, at `file`/`line`. An
+/// episode of a test running at the same time is seen too: see <doc:StallsAndContentionInTests>.
 public func XCTAssertNoActorContention<Result>(
     threshold: Duration = ActorContentionDetector.defaultThreshold,
     isolation: isolated (any Actor)? = #isolation,

@@ -6,22 +6,15 @@ import XCTest
 /// happened meanwhile. Returns the operation's result.
 ///
 /// ```swift
-/// final class ImporterTests: XCTestCase {
-///     func testImportDoesNotBlockThePool() async throws {
-///         let count = try await XCTAssertNoConcurrencyStall(threshold: .milliseconds(300)) {
-///             try await importer.importLibrary(at: fixtures)
-///         }
-///         XCTAssertEqual(count, 120)
-///     }
+/// let count = try await XCTAssertNoConcurrencyStall(threshold: .milliseconds(300)) {
+///     try await importer.importLibrary(at: fixtures)
 /// }
+/// XCTAssertEqual(count, 120)
 /// ```
 ///
-/// Failures are recorded after `operation` returns, on the calling task, one
-/// per stall, at `file`/`line`, each naming the blocking frames. Stalls
-/// belong to the process: one caused by a test running at the same time is
-/// seen too (see `withConcurrencyStallsRecorded(threshold:isolation:_:)`).
-/// A stall the host caused (`isCausedByHost`: its threads spent at least
-/// half of it waiting for a CPU that other processes held) is no failure.
+/// One failure per stall, after `operation` returns, at `file`/`line`; not
+/// for one the host caused (`isCausedByHost`). A stall of a test running at
+/// the same time is seen too: see <doc:StallsAndContentionInTests>.
 public func XCTAssertNoConcurrencyStall<Result>(
     threshold: Duration = StallDetector.defaultThreshold,
     isolation: isolated (any Actor)? = #isolation,
