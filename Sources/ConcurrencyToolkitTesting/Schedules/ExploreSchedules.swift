@@ -6,34 +6,22 @@ import Dispatch
 /// replays each.
 ///
 /// ```swift
-/// @Test func twoWithdrawalsNeverOverdraw() async {
-///     let exploration = await exploreSchedules(300) {
-///         let account = Account(balance: 100)
-///         async let first: Void = account.withdraw(80)
-///         async let second: Void = account.withdraw(80)
-///         _ = await (first, second)
-///         try #require(await account.balance >= 0)
-///     }
-///     #expect(exploration.failures.isEmpty, "\(exploration)")
+/// let exploration = await exploreSchedules(300) {
+///     let account = Account(balance: 100)
+///     async let first: Void = account.withdraw(80)
+///     async let second: Void = account.withdraw(80)
+///     _ = await (first, second)
+///     try #require(await account.balance >= 0)
 /// }
+/// #expect(exploration.failures.isEmpty, "\(exploration)")
 /// ```
 ///
-/// A schedule fails when `body` throws, when a safe continuation created
-/// in it is misused, when it deadlocks (no job can run, nothing arrives from
-/// outside for 2 s) and when it runs 100,000 jobs without returning. `#expect`
-/// records an issue but does not fail the schedule: use `try #require`, or throw.
-///
-/// What takes part (Documentation/MakingRacesReproducible.md): `body`, its
-/// `async let` and task-group children, and the default actors they call. A
-/// sleep on ``ScheduleClock`` takes virtual time: a 60 s sleep costs a step;
-/// a bare `Task.sleep` takes its real time, and one over 2 s reads as a deadlock.
-/// Unstructured `Task {}`,
-/// `Task.detached`, main-actor code and work on other executors run as
-/// usual, outside the schedule. Schedules run one after another; explorations
-/// running at once never see each other's jobs.
-///
-/// `seed` picks the schedules (each schedule's seed derives from it); `nil`
-/// draws one. Cancelling the calling task stops after the running schedule.
+/// A schedule fails when `body` throws, misuses a safe continuation,
+/// deadlocks (nothing can run for 2 s) or runs 100,000 jobs; `#expect` does
+/// not fail it, so use `try #require`. `body`, its child tasks and the default
+/// actors they call take part; `Task {}`, main-actor code and other executors
+/// do not. `seed` picks the schedules (`nil` draws one). Cancelling stops after
+/// the running schedule. See <doc:ExploringSchedulesInTests>.
 public func exploreSchedules(
     _ count: Int = 100, seed: UInt64? = nil, _ body: @escaping @Sendable () async throws -> Void
 ) async -> ScheduleExploration {
@@ -42,9 +30,7 @@ public func exploreSchedules(
 
 /// ``exploreSchedules(_:seed:_:)`` with a strategy other than the default.
 ///
-/// ```swift
-/// let exploration = await exploreSchedules(500, strategy: .pct(depth: 3)) { try await loadTwiceAtOnce() }
-/// ```
+/// For example: `let exploration = await exploreSchedules(500, strategy: .pct(depth: 3)) { try await loadTwiceAtOnce() }`
 public func exploreSchedules(
     _ count: Int, seed: UInt64? = nil, strategy: ScheduleStrategy,
     _ body: @escaping @Sendable () async throws -> Void
@@ -56,27 +42,21 @@ public func exploreSchedules(
 /// threw in it: paste a failure's replay line into a test to debug it.
 ///
 /// ```swift
-/// @Test func overdrawReplays() async throws {
-///     try await replaySchedule(seed: 0x5F3A09C2D1E4B877) {
-///         try await withdrawTwiceAtOnce()
-///     }
+/// try await replaySchedule(seed: 0x5F3A09C2D1E4B877) {
+///     try await withdrawTwiceAtOnce()
 /// }
 /// ```
 ///
 /// A deadlock throws ``ScheduleDeadlock``; a misused continuation, in a body
-/// that returned, throws the `ContinuationMisuse`. The order is the same in
-/// every run, in every process, as long as the body and the toolchain are:
-/// work outside the schedule (a blocking lane, a callback thread) arrives
-/// when it arrives.
+/// that returned, the `ContinuationMisuse`. The order is the same in every
+/// run while the body and the toolchain are.
 public func replaySchedule(seed: UInt64, _ body: @escaping @Sendable () async throws -> Void) async throws {
     try await replaySchedule(seed: seed, strategy: .default, body)
 }
 
 /// ``replaySchedule(seed:_:)`` for a failure found with another strategy.
 ///
-/// ```swift
-/// try await replaySchedule(seed: 0x0C2D1E4B8775F3A0, strategy: .pct(depth: 3, steps: 50)) { try await body() }
-/// ```
+/// For example: `try await replaySchedule(seed: 0x0C2D1E4B8775F3A0, strategy: .pct(depth: 3, steps: 50)) { try await body() }`
 public func replaySchedule(
     seed: UInt64, strategy: ScheduleStrategy, _ body: @escaping @Sendable () async throws -> Void
 ) async throws {
@@ -85,8 +65,7 @@ public func replaySchedule(
     }
 }
 
-/// The exploration loop, with the traits' limit on failures; see
-/// ``ScheduleRun/run(seed:strategy:waitsForStuckTasks:body:)`` for the last flag.
+/// The exploration loop, with the traits' limit on failures.
 func explore(
     _ count: Int, seed: UInt64?, strategy: ScheduleStrategy, stopAfter limit: Int, waitsForStuckTasks: Bool = false,
     _ body: @escaping @Sendable () async throws -> Void
@@ -106,17 +85,14 @@ func explore(
     return exploration
 }
 
-/// One schedule: its executor, the body's task, the driver thread, and the
-/// failure it turned into, if any.
+/// One schedule: its executor, the body's task, the driver thread, its failure.
 enum ScheduleRun {
     static let deadlockGrace = Duration.seconds(2)
     static let stepLimit = 100_000
 
-    /// Runs one schedule. A stuck schedule (deadlocked, too long) leaves its
-    /// tasks suspended for good and drops their later jobs, unless
-    /// `waitsForStuckTasks`: then the body's task is cancelled, its jobs run
-    /// as usual, and this waits until it ends, so that `body` is not used
-    /// after this returns (the traits' test function is not escaping).
+    /// Runs one schedule. A stuck one leaves its tasks suspended for good, unless
+    /// `waitsForStuckTasks` (for the traits' non-escaping test function): then
+    /// its task is cancelled and waited for, so `body` is not used after return.
     static func run(
         seed: UInt64, strategy: ScheduleStrategy, waitsForStuckTasks: Bool = false,
         body: @escaping @Sendable () async throws -> Void
@@ -141,8 +117,7 @@ enum ScheduleRun {
             executor.bodyFinished()
         }
         let end = await withCheckedContinuation { (done: CheckedContinuation<ScheduleExecutor.End, Never>) in
-            // A serial queue of its own is a thread of its own (serial
-            // queues overcommit), so a driver never waits for a pool thread.
+            // A serial queue overcommits: the driver never waits for a pool thread.
             DispatchQueue(label: "ConcurrencyToolkitTesting.schedule").async { done.resume(returning: executor.drive(
                 deadlockGrace: deadlockGrace, stepLimit: stepLimit, abandonsStuck: !waitsForStuckTasks)) }
         }

@@ -15,18 +15,11 @@ import Testing
 /// }
 /// ```
 ///
-/// It stops after ``failureLimit`` failing schedules: one seed is enough to
-/// debug, and a bug found in most schedules would bury the log. A schedule
-/// fails as in ``exploreSchedules(_:seed:_:)``: the test throws, deadlocks,
-/// or misuses a safe continuation. `#expect` records its issue in the test,
-/// once per schedule where it fails, without a seed: prefer `try #require`.
-///
-/// The test's function cannot outlive the test, so a schedule that deadlocks
-/// or runs too long is recorded, then its task is cancelled and waited for:
-/// a wait that ends on cancellation (`Task.sleep`, a safe continuation with
-/// cancellation, a task group) lets the test go on; one that ignores it
-/// hangs the test, after its issue was recorded. ``exploreSchedules(_:seed:_:)``
-/// never waits for a stuck schedule: explore a body that may deadlock with it.
+/// It stops after ``failureLimit`` failing schedules. A schedule fails as in
+/// ``exploreSchedules(_:seed:_:)``; `#expect` records its issue without a
+/// seed, so prefer `try #require`. A stuck schedule's task is cancelled and
+/// waited for: a wait that ignores cancellation hangs the test (after its
+/// issue was recorded). See <doc:ExploringSchedulesInTests>.
 public struct ExploringSchedules: TestTrait, TestScoping {
     /// Schedules to run.
     ///
@@ -38,16 +31,12 @@ public struct ExploringSchedules: TestTrait, TestScoping {
     public var failureLimit: Int
     /// How jobs are picked; ``ScheduleStrategy/default`` unless said.
     ///
-    /// ```swift
-    /// @Test(ExploringSchedules(count: 500, strategy: .pct(depth: 3))) func ordersHold() async throws { ... }
-    /// ```
+    /// For example: `@Test(ExploringSchedules(count: 500, strategy: .pct(depth: 3))) func ordersHold() async throws { ... }`
     public var strategy: ScheduleStrategy
 
     /// Creates the trait; usually spelled `.exploringSchedules(count)`.
     ///
-    /// ```swift
-    /// @Test(ExploringSchedules(count: 200, failureLimit: 3, strategy: .random)) func balanceHolds() async throws { ... }
-    /// ```
+    /// For example: `@Test(ExploringSchedules(count: 200, failureLimit: 3, strategy: .random)) func balanceHolds() async throws { ... }`
     public init(count: Int, failureLimit: Int = 3, strategy: ScheduleStrategy = .default) {
         self.count = count
         self.failureLimit = failureLimit
@@ -62,11 +51,9 @@ public struct ExploringSchedules: TestTrait, TestScoping {
     }
 
     /// Runs the test under the schedules and records the failures. The
-    /// testing library calls this; you do not.
+    /// testing library calls this.
     ///
-    /// ```swift
-    /// try await ExploringSchedules(count: 10).provideScope(for: Test.current!, testCase: nil) { try await body() }
-    /// ```
+    /// For example: `try await ExploringSchedules(count: 10).provideScope(for: Test.current!, testCase: nil) { try await body() }`
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -95,9 +82,7 @@ public struct ReplayingSchedule: TestTrait, TestScoping {
     public var seed: UInt64
     /// The strategy the failure was found with.
     ///
-    /// ```swift
-    /// @Test(ReplayingSchedule(seed: 7, strategy: .pct(depth: 3, steps: 50))) func replays() async throws { ... }
-    /// ```
+    /// For example: `@Test(ReplayingSchedule(seed: 7, strategy: .pct(depth: 3, steps: 50))) func replays() async throws { ... }`
     public var strategy: ScheduleStrategy
 
     /// Creates the trait; usually spelled `.replayingSchedule(seed:)`.
@@ -116,11 +101,9 @@ public struct ReplayingSchedule: TestTrait, TestScoping {
     }
 
     /// Runs the test under the schedule and rethrows what it threw there.
-    /// The testing library calls this; you do not.
+    /// The testing library calls this.
     ///
-    /// ```swift
-    /// try await ReplayingSchedule(seed: 7).provideScope(for: Test.current!, testCase: nil) { try await body() }
-    /// ```
+    /// For example: `try await ReplayingSchedule(seed: 7).provideScope(for: Test.current!, testCase: nil) { try await body() }`
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

@@ -13,23 +13,13 @@
 /// #expect(exploration.failures.isEmpty)
 /// ```
 ///
-/// In a schedule, a sleep waits until nothing else in the schedule can run;
-/// then virtual time moves to the earliest deadline and those sleepers wake,
-/// in deadline order, ties in the order they went to sleep. So a replay of
-/// a seed gives the same order with sleeps in it, and a sleeping task is
-/// never taken for a deadlock. Cancelling a sleeping task throws
-/// `CancellationError`, as `Task.sleep` does. `now` reads virtual time.
-///
-/// The schedule is found through a task-local value the exploration sets on
-/// the body's task: the body, its `async let` and task-group children, the
-/// actors they call and `Task {}` made in them (which run outside the
-/// schedule, but sleep on its time) see it; `Task.detached {}` does not, and
-/// sleeps on real time. A bare `Task.sleep` always takes its real time:
-/// without toolchain SPI no sleep can reach the schedule
-/// (Documentation/MakingRacesReproducible.md, "Time").
+/// In a schedule, virtual time moves to the earliest deadline once nothing
+/// else can run, so replays keep their order and a sleeper is never taken for
+/// a deadlock. Cancelling a sleep throws `CancellationError`. In
+/// `Task.detached {}` it sleeps on real time, and a bare `Task.sleep` always
+/// does. See <doc:ExploringSchedulesInTests>.
 public struct ScheduleClock: Clock {
-    /// `ContinuousClock`'s instant: in a schedule, the instant the schedule
-    /// started plus its virtual time.
+    /// `ContinuousClock`'s instant: in a schedule, its start plus virtual time.
     ///
     /// For example: `let start: ScheduleClock.Instant = ScheduleClock().now`
     public typealias Instant = ContinuousClock.Instant
@@ -41,12 +31,7 @@ public struct ScheduleClock: Clock {
 
     /// Now: the schedule's virtual time in a schedule, real time outside.
     ///
-    /// ```swift
-    /// let clock = ScheduleClock()
-    /// let before = clock.now
-    /// try await clock.sleep(for: .seconds(60))
-    /// print(before.duration(to: clock.now))   // 60 s in a schedule, at once
-    /// ```
+    /// For example: `let before = clock.now; try await clock.sleep(for: .seconds(60))   // now is 60 s later, at once`
     public var now: Instant {
         ScheduleContext.executor?.now ?? .now
     }
@@ -58,15 +43,10 @@ public struct ScheduleClock: Clock {
         ContinuousClock().minimumResolution
     }
 
-    /// Sleeps until `deadline`: on virtual time in a schedule, which moves
-    /// to it once nothing else there can run; on real time outside.
+    /// Sleeps until `deadline`, on virtual time in a schedule, on real time
+    /// outside; throws `CancellationError` when the task is cancelled first.
     ///
-    /// ```swift
-    /// let clock = ScheduleClock()
-    /// try await clock.sleep(until: clock.now.advanced(by: .seconds(60)))
-    /// ```
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled first.
+    /// For example: `try await clock.sleep(until: clock.now.advanced(by: .seconds(60)))`
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         guard let schedule = ScheduleContext.executor else {
             return try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
@@ -82,8 +62,7 @@ extension Clock where Self == ScheduleClock {
     public static var schedule: ScheduleClock { ScheduleClock() }
 }
 
-/// The schedule that the current task belongs to, if any: set on the body's
-/// task by ``ScheduleRun``, inherited by the tasks it makes (but detached ones).
+/// The current task's schedule: set on the body's task, inherited but by detached tasks.
 enum ScheduleContext {
     @TaskLocal static var executor: ScheduleExecutor?
 }

@@ -1,43 +1,26 @@
 import ConcurrencyToolkit
 import Dispatch
 
-/// The executor of one schedule: the body's task prefers it
-/// (`withTaskExecutorPreference`, SE-0417), so the body, its child tasks and
-/// the default actors they call enqueue here, and nothing of any other test
-/// does. ``drive(deadlockGrace:stepLimit:abandonsStuck:)`` runs them one at a time on one
-/// thread, in the order the seed picks.
-///
-/// A `Task.sleep` of the body does not reach it until the sleep ends: on
-/// Swift 6.3 a sleep goes to the nearest `SchedulingExecutor` (toolchain
-/// SPI, which the package does not use), else to the default executor,
-/// straight to Dispatch; the runtime's deadline hooks are never called on
-/// Linux. So sleeps run on real time (the guide's "Time" has the evidence).
-/// A sleep on `ScheduleClock` comes here instead (``sleep(until:)``) and
-/// waits on the schedule's virtual time, which the driver moves when
-/// nothing can run.
-///
-/// The storage of ``ScheduleStateMachine``: lock, transition, unlock, then
-/// act; no job runs and no thread is woken under the lock.
+/// The executor of one schedule, which the body's task prefers (SE-0417):
+/// ``drive(deadlockGrace:stepLimit:abandonsStuck:)`` runs its jobs one at a
+/// time on one thread, in the seed's order. `Task.sleep` never reaches it
+/// (Documentation/MakingRacesReproducible.md, "Time"); `ScheduleClock` does.
+/// The storage of ``ScheduleStateMachine``: no job runs under the lock.
 final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: the state is behind `state`'s lock, the rest is immutable.
 
-    /// How a schedule ended, for the exploration to turn into a result.
     enum End: Sendable {
         case finished
-        /// Nothing could run for the grace period and the body had not returned.
         case deadlock(steps: Int)
-        /// The step limit was reached before the body returned.
         case tooLong(steps: Int)
     }
 
-    /// Resumed with nil when virtual time reaches the deadline, or with the
-    /// time still to sleep, on real time, when the schedule ended first.
+    /// Resumed with nil at the deadline, or with the real time still to sleep.
     typealias Waker = UnsafeContinuation<Duration?, any Error>
 
     private let state: Lock<ScheduleStateMachine<UnownedJob, Waker>>
     private let wakeUp = DispatchSemaphore(value: 0)
-    /// Virtual time 0, and when the schedule ended: its clock reads
-    /// `origin` plus virtual time, then real time goes on from there.
+    /// Virtual time 0, and when the schedule ended (real time goes on from there).
     private let origin = ContinuousClock.now
     private let endedAt = Lock<ContinuousClock.Instant?>(nil)
 
@@ -50,13 +33,9 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
         act(on: state.withLock { $0.enqueue(job, key: Self.key(of: job)) })
     }
 
-    /// Runs the schedule's jobs on the calling thread until the body has
-    /// returned and what it left is drained, or the schedule deadlocks or
-    /// runs too long. Call it once, on a thread of its own.
-    ///
-    /// A stuck schedule's jobs are dropped from then on when `abandonsStuck`
-    /// (its tasks never run again); otherwise they run concurrently, so
-    /// that a cancelled body can still end.
+    /// Runs the jobs on the calling thread, its own, until the body returned and
+    /// was drained, or the schedule is stuck; then its later jobs are dropped
+    /// when `abandonsStuck`, else run concurrently so a cancelled body can end.
     func drive(deadlockGrace: Duration, stepLimit: Int, abandonsStuck: Bool) -> End {
         let me = asUnownedTaskExecutor()
         while true {
@@ -70,8 +49,7 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
                 }
                 job.runSynchronously(on: me)
             case .idle(sleepers: true):
-                // Nothing can run: time moves, at once (waiting for work from
-                // outside would make the order depend on real time).
+                // At once: waiting for outside work would make the order depend on real time.
                 for waker in state.withLock({ $0.advanceTime() }) { waker.resume(returning: nil) }
             case .idle(sleepers: false):
                 if phase == .draining {
@@ -83,16 +61,14 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Jobs run so far.
     var steps: Int { state.withLock { $0.steps } }
 
-    /// The body returned or threw; called from its task, on the driver thread.
+    /// Called from the body's task, on the driver thread.
     func bodyFinished() {
         state.withLock { $0.bodyFinished() }
     }
 
-    /// Ends the schedule, then forwards or drops what was left (and `job`).
-    /// False when a job became runnable meanwhile and `onlyIfIdle`.
+    /// Ends the schedule, then forwards or drops what was left (and `job`); false when refused.
     private func end(abandoned: Bool, onlyIfIdle: Bool, plus job: UnownedJob? = nil) -> Bool {
         guard let left = state.withLock({ $0.end(abandoned: abandoned, onlyIfIdle: onlyIfIdle) }) else { return false }
         endedAt.withLock { $0 = ContinuousClock.now }
@@ -103,17 +79,14 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
         return true
     }
 
-    /// `ScheduleClock.now` in this schedule: virtual time, then, once it
-    /// ended, real time from where virtual time stopped.
+    /// `ScheduleClock.now`: virtual time, then real time from where it stopped.
     var now: ContinuousClock.Instant {
         let virtual = state.withLock { $0.now }
         guard let ended = endedAt.withLock({ $0 }) else { return origin + virtual }
         return origin + virtual + (ContinuousClock.now - ended)
     }
 
-    /// A `ScheduleClock` sleep of a task of this schedule (or one it made):
-    /// waits until virtual time reaches `deadline`; cancellation throws
-    /// `CancellationError`. Once the schedule is over, sleeps on real time.
+    /// A `ScheduleClock` sleep: on virtual time, then on real time once the schedule is over.
     func sleep(until deadline: ContinuousClock.Instant) async throws {
         let id = state.withLock { $0.startSleep() }
         let left: Duration? = try await withTaskCancellationHandler {
@@ -139,18 +112,13 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// After the schedule: the job runs on a Dispatch thread, as on this
-    /// executor (handing it to the global pool would send it back here,
-    /// since its task prefers this executor).
+    /// On a Dispatch thread: the global pool would send it back here, as its task prefers this executor.
     private func runConcurrently(_ job: UnownedJob) {
         DispatchQueue.global().async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 
-    /// The id of the job's task: the runtime numbers tasks once and never
-    /// reuses a number, where an address is reused as soon as a task is
-    /// freed (and how soon depends on the allocator's state, so on other
-    /// threads: a replay would number tasks differently). 0 for a job that is
-    /// not a task.
+    /// The job's task id (0 if none): never reused, where an address is reused
+    /// as the allocator pleases and a replay would number tasks differently.
     private static func key(of job: UnownedJob) -> UInt {
         UInt(truncatingIfNeeded: jobTaskID(job))
     }
@@ -162,9 +130,7 @@ final class ScheduleExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// The runtime's number for the job's task, as `UnownedJob.description`
-/// prints it (`UnownedJob(id: 12)`): public API, where the runtime's
-/// accessor itself is not.
+/// The task id `UnownedJob.description` prints (`UnownedJob(id: 12)`): the runtime's accessor is not public.
 private func jobTaskID(_ job: UnownedJob) -> UInt64 {
     let text = job.description
     guard let open = text.lastIndex(of: ":") else { return 0 }

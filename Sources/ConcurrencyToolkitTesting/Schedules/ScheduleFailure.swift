@@ -9,18 +9,15 @@ import ConcurrencyToolkit
 /// #expect(exploration.failures.isEmpty)
 /// ```
 public struct ScheduleExploration: Sendable, CustomStringConvertible {
-    /// Schedules run: the count asked for, or fewer when the exploration
-    /// stopped early (its task was cancelled, or a trait's failure limit).
+    /// Schedules run: fewer than asked when cancelled or at a failure limit.
     ///
     /// For example: `#expect(exploration.schedulesRun == 300)`
     public var schedulesRun: Int
-    /// The schedules that threw, deadlocked, ran too long or misused a
-    /// continuation, in the order they ran.
+    /// The failing schedules, in the order they ran.
     ///
     /// For example: `let seeds = exploration.failures.map(\.seed)`
     public var failures: [ScheduleFailure]
-    /// The seed the whole exploration started from: pass it as `seed:` to
-    /// run the same schedules again.
+    /// The seed the exploration started from; pass it as `seed:` to run the same schedules again.
     ///
     /// For example: `let again = await exploreSchedules(300, seed: exploration.seed) { try await body() }`
     public var seed: UInt64
@@ -34,8 +31,7 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
     }
 }
 
-/// One failing schedule: its seed, what went wrong, and the line that runs
-/// exactly that schedule again.
+/// One failing schedule: its seed, what went wrong, and the line that replays it.
 ///
 /// ```swift
 /// if let failure = exploration.failures.first {
@@ -44,8 +40,7 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
 /// }
 /// ```
 public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
-    /// The schedule's seed: ``replaySchedule(seed:_:)`` with it runs the
-    /// same order again.
+    /// The schedule's seed, for ``replaySchedule(seed:_:)``.
     ///
     /// For example: `try await replaySchedule(seed: failure.seed) { try await body() }`
     public var seed: UInt64
@@ -62,8 +57,7 @@ public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
     ///
     /// For example: `#expect(exploration.failures.allSatisfy { $0.isDeadlock })`
     public var isDeadlock: Bool
-    /// The continuation misuse reported inside this schedule (created by its
-    /// tasks), each in the order reported. Non-empty makes the schedule fail.
+    /// The misuse of continuations created in this schedule, in order; any makes it fail.
     ///
     /// For example: `#expect(failure.misuses.map(\.kind) == [.resumedMoreThanOnce])`
     public var misuses: [ContinuationMisuse]
@@ -80,8 +74,7 @@ public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
         return "try await replaySchedule(seed: \(seedLiteral(seed))\(strategyArgument)) { … }"
     }
 
-    /// `schedule seed 0x… failed after N steps: ERROR`, the replay line,
-    /// then the misuse reported in it.
+    /// `schedule seed 0x… failed after N steps: ERROR`, the replay line, then its misuse.
     ///
     /// For example: `Issue.record(failure)   // the issue's text is this description`
     public var description: String {
@@ -94,8 +87,7 @@ public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
 }
 
 /// The error of a schedule in which no job could run, the body had not
-/// finished, and nothing arrived from outside the schedule for the grace
-/// period: its tasks wait for each other, or for a resume that never comes.
+/// finished, and nothing arrived from outside for the grace period.
 ///
 /// ```swift
 /// if let deadlock = failure.error as? ScheduleDeadlock {
@@ -103,19 +95,14 @@ public struct ScheduleFailure: Error, Sendable, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// The schedule's tasks are left suspended for good (they leak), and jobs
-/// sent to them later never run, so they cannot disturb the next schedule.
+/// The schedule's tasks are left suspended for good; see <doc:ExploringSchedulesInTests>.
 public struct ScheduleDeadlock: Error, Sendable, CustomStringConvertible {
     /// Jobs run before the schedule stopped.
     ///
     /// For example: `print(deadlock.steps)`
     public var steps: Int
-    /// The safe continuations created during this schedule and still
-    /// waiting, from `PendingContinuations`: listed only while its tracking
-    /// is on (`PendingContinuations.isTracking`, or
-    /// `CONCURRENCY_TOOLKIT_TRACK_CONTINUATIONS=1`). An exploration does not
-    /// turn it on itself, since that would change what parallel tests see.
-    /// Others created in that time by tests running in parallel can appear.
+    /// The safe continuations created during this schedule and still waiting,
+    /// listed only while `PendingContinuations.isTracking` is on.
     ///
     /// For example: `let sites = deadlock.pending.map(\.site)`
     public var pending: [PendingContinuation]
@@ -133,8 +120,7 @@ public struct ScheduleDeadlock: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The error of a schedule that ran more jobs than its limit without the
-/// body returning: a livelock.
+/// The error of a schedule that ran more jobs than its limit without the body returning.
 ///
 /// For example: `#expect(!(failure.error is ScheduleTooLong))`
 public struct ScheduleTooLong: Error, Sendable, CustomStringConvertible {

@@ -1,28 +1,18 @@
-/// One schedule's jobs and virtual time, as a pure value: events in, what to
-/// do out; no lock, no thread. `ScheduleExecutor` holds it under its lock and
-/// does what it says after unlocking.
-///
-/// Jobs wait in enqueue order; the picker chooses among them. A sleep on
-/// `ScheduleClock` waits on virtual time (its `Waker` is what resumes it),
-/// which moves only when nothing else can run (``advanceTime()``), to the
-/// earliest deadline: a 60 s sleep costs a step. A bare `Task.sleep` never
-/// gets here (Documentation/MakingRacesReproducible.md, "Time").
+/// One schedule's jobs and virtual time as a pure value: events in, actions
+/// out. `ScheduleExecutor` holds it under its lock and acts after unlocking.
+/// Virtual time moves only when nothing else can run (``advanceTime()``).
 struct ScheduleStateMachine<Job, Waker> {
     enum Phase: Equatable {
-        /// The body runs; jobs are picked one at a time.
         case exploring
-        /// The body finished; what is left is drained, then the schedule ends.
+        /// The body finished; what is left is drained.
         case draining
-        /// Over: later jobs run at once, concurrently (`forward`), or never
-        /// (`abandoned`, after a deadlock: they belong to stuck tasks).
+        /// Later jobs run at once, concurrently, or never when `abandoned` (stuck tasks').
         case ended(abandoned: Bool)
     }
 
     enum Enqueued {
         case queued
-        /// Run it now, anywhere: the schedule is over.
         case forward(Job)
-        /// Never run it: the schedule was abandoned.
         case drop
     }
 
@@ -32,15 +22,12 @@ struct ScheduleStateMachine<Job, Waker> {
         case idle(sleepers: Bool)
     }
 
-    /// What became of a sleep handed to ``sleep(_:until:waker:)``.
+    /// What became of a sleep; all but `asleep` resume the waker at once
+    /// (`ended`: to sleep on real time).
     enum Slept {
-        /// It waits for virtual time to reach its deadline.
         case asleep
-        /// Its deadline is not after now: resume the waker at once.
         case due
-        /// Its task was cancelled before it slept: resume the waker with the error.
         case cancelled
-        /// The schedule is over: the sleep takes its real time.
         case ended
     }
 
@@ -84,8 +71,7 @@ struct ScheduleStateMachine<Job, Waker> {
         }
     }
 
-    /// Numbers a sleep about to start: its place among equal deadlines, and
-    /// the name ``cancelSleep(_:)`` knows it by before it is asleep.
+    /// Numbers a sleep about to start: its place among equal deadlines, and its id before it is asleep.
     mutating func startSleep() -> Int {
         sleeps += 1
         starting[sleeps] = false
@@ -103,8 +89,7 @@ struct ScheduleStateMachine<Job, Waker> {
         return .asleep
     }
 
-    /// The sleep's task was cancelled: the waker to resume with the error, if
-    /// it still sleeps; a sleep not yet asleep is refused when it gets there.
+    /// The waker to resume with the error, if it sleeps; one not yet asleep is refused later.
     mutating func cancelSleep(_ id: Int) -> Waker? {
         if starting[id] != nil {
             starting[id] = true
@@ -121,9 +106,7 @@ struct ScheduleStateMachine<Job, Waker> {
         return .run(take())
     }
 
-    /// Moves virtual time to the earliest deadline and returns every sleeper
-    /// due then, in deadline order, ties by arrival: resume them in that
-    /// order. Empty when no one sleeps.
+    /// Moves virtual time to the earliest deadline; returns the sleepers due, in order.
     mutating func advanceTime() -> [Waker] {
         guard let first = sleepers.first else { return [] }
         now = max(now, first.deadline)
@@ -137,10 +120,9 @@ struct ScheduleStateMachine<Job, Waker> {
         if case .exploring = phase { phase = .draining }
     }
 
-    /// Ends the schedule and returns what was left: to forward (sleepers with
-    /// the virtual time they still had to sleep), or to drop when
-    /// `abandoned`. With `onlyIfIdle`, refuses (nil) while a job can run: a
-    /// late enqueue won the race against the driver's verdict.
+    /// Ends the schedule; returns what was left (sleepers with the virtual time
+    /// still to sleep). With `onlyIfIdle`, nil while a job can run: a late
+    /// enqueue won the race against the driver's verdict.
     mutating func end(
         abandoned: Bool, onlyIfIdle: Bool
     ) -> (jobs: [Job], sleepers: [(waker: Waker, left: Duration)])? {
@@ -158,8 +140,7 @@ struct ScheduleStateMachine<Job, Waker> {
         return runnable.remove(at: index).job
     }
 
-    /// Tasks are numbered in order of first appearance, so the picker sees
-    /// the same numbers in every run of a seed, whatever the addresses.
+    /// Numbers in order of first appearance: the same in every run of a seed.
     private mutating func task(_ key: UInt) -> Int {
         if let known = tasks[key] { return known }
         let number = tasks.count

@@ -1,5 +1,4 @@
-/// How an exploration picks the next job when several can run: the order
-/// that one seed stands for.
+/// How an exploration picks the next job when several can run.
 ///
 /// ```swift
 /// let exploration = await exploreSchedules(300, strategy: .pct(depth: 2)) {
@@ -7,22 +6,11 @@
 /// }
 /// ```
 ///
-/// - ``random``: at every step, any runnable job with equal chance. Finds
-///   bugs that need many small switches between tasks.
-/// - ``pct(depth:steps:)``: probabilistic concurrency testing (Burckhardt et
-///   al., ASPLOS 2010; shuttle's and Fray's PCT). Each task gets a random
-///   priority and the highest runnable one runs, except at `depth - 1`
-///   random steps where the running task drops below all others. A bug that
-///   needs `d` ordering constraints is found in one schedule with
-///   probability at least 1 / (tasks × steps^(d-1)), whatever the program.
-///
-/// ``default`` is `.pct(depth: 3, steps: 50)`. Measured on 1,000 schedules
-/// each (Documentation/MakingRacesReproducible.md, "Strategies"): on the
-/// guide's three bugs, which need one task to slip in between two steps of
-/// another, random fails 75-94% of schedules and PCT 40-53%: both find them
-/// within a few schedules. On a bug where one of three tasks must run all ten
-/// of its steps before another starts, random failed 0 of 1,000 and PCT 147.
-/// PCT's guarantee holds whatever the program; random's does not.
+/// ``pct(depth:steps:)``, the ``default``, finds a bug that needs `d`
+/// ordering constraints with a probability per schedule that holds whatever
+/// the program; ``random`` finds those that need one task to slip between
+/// two steps of another, but not those that need one to run far ahead. See
+/// Documentation/MakingRacesReproducible.md, "Strategies".
 public struct ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Hashable {
         case random
@@ -36,16 +24,12 @@ public struct ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
     /// For example: `let exploration = await exploreSchedules(200, strategy: .random) { try await body() }`
     public static let random = ScheduleStrategy(kind: .random)
 
-    /// Priority-based schedules with `depth - 1` priority changes placed
-    /// among the first `steps` steps (a schedule longer than `steps` has no
-    /// change after it).
+    /// Probabilistic concurrency testing: each task gets a random priority and
+    /// the highest runnable runs, but at `depth - 1` random steps among the
+    /// first `steps` the running task drops below all others. `depth` and
+    /// `steps` below 1 are taken as 1.
     ///
-    /// ```swift
-    /// let exploration = await exploreSchedules(500, strategy: .pct(depth: 3, steps: 40)) { try await body() }
-    /// ```
-    ///
-    /// `depth` below 1 is taken as 1 (no change: one priority order per seed);
-    /// `steps` below 1 as 1.
+    /// For example: `let exploration = await exploreSchedules(500, strategy: .pct(depth: 3, steps: 40)) { try await body() }`
     public static func pct(depth: Int = 3, steps: Int = 50) -> ScheduleStrategy {
         ScheduleStrategy(kind: .pct(depth: max(1, depth), steps: max(1, steps)))
     }
@@ -66,10 +50,8 @@ public struct ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): one 64-bit state, every seed is a
-/// good start, and the same seed gives the same numbers on every platform,
-/// which a replay line depends on. The standard library's generator is
-/// neither seedable nor stable across releases.
+/// SplitMix64 (Steele, Lea, Flood 2014): the same seed gives the same numbers
+/// on every platform and release, which a replay line depends on.
 struct ScheduleRandom: RandomNumberGenerator {
     private var state: UInt64
 
@@ -83,15 +65,13 @@ struct ScheduleRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    /// A number in `0..<bound` (`bound` > 0). Spelled out rather than
-    /// `Int.random(in:using:)`, whose use of the generator is the standard
-    /// library's to change; the bias of a modulo over 2^64 is negligible here.
+    /// A number in `0..<bound` (`bound` > 0); not `Int.random(in:using:)`,
+    /// whose use of the generator may change between releases.
     mutating func below(_ bound: Int) -> Int {
         Int(next() % UInt64(bound))
     }
 
-    /// The seed of schedule `index` of an exploration started with `base`:
-    /// schedules are independent, so one replays without the others.
+    /// The seed of schedule `index` of an exploration started with `base`; it replays alone.
     static func scheduleSeed(base: UInt64, index: Int) -> UInt64 {
         var generator = ScheduleRandom(seed: base &+ UInt64(truncatingIfNeeded: index) &* 0x2545_F491_4F6C_DD1D)
         return generator.next()

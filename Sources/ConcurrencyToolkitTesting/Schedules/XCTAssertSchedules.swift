@@ -6,22 +6,17 @@ import XCTest
 /// Returns the exploration.
 ///
 /// ```swift
-/// final class AccountTests: XCTestCase {
-///     func testTwoWithdrawalsNeverOverdraw() async {
-///         await XCTAssertNoScheduleFailure(300) {
-///             let account = Account(balance: 100)
-///             async let first: Void = account.withdraw(80)
-///             async let second: Void = account.withdraw(80)
-///             _ = await (first, second)
-///             guard await account.balance >= 0 else { throw Overdraw() }
-///         }
-///     }
+/// await XCTAssertNoScheduleFailure(300) {
+///     let account = Account(balance: 100)
+///     async let first: Void = account.withdraw(80)
+///     async let second: Void = account.withdraw(80)
+///     _ = await (first, second)
+///     guard await account.balance >= 0 else { throw Overdraw() }
 /// }
 /// ```
 ///
-/// It stops after `failureLimit` failures. A schedule fails as in
-/// ``exploreSchedules(_:seed:_:)``; `XCTAssert…` inside `body` records its
-/// failure without a seed, so throw instead.
+/// It stops after `failureLimit` failures. `XCTAssert…` inside `body` fails
+/// without a seed: throw instead. See <doc:ExploringSchedulesInTests>.
 @discardableResult
 public func XCTAssertNoScheduleFailure(
     _ count: Int = 100, seed: UInt64? = nil, strategy: ScheduleStrategy = .default, failureLimit: Int = 3,
