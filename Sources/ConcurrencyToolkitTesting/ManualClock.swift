@@ -18,13 +18,10 @@ import ConcurrencyToolkit
 /// }
 /// ```
 ///
-/// - `sleep(until:)` returns at once for a deadline that is not in the future;
-///   otherwise it suspends until ``advance(by:)`` or ``advance(to:)`` reaches it.
-///   Due sleepers are resumed in deadline order (ties: in the order they went to sleep).
-/// - **Cancellation:** a sleeping task that is cancelled is removed and throws
-///   `CancellationError` at once, like `ContinuousClock`; so does a sleep started
-///   in an already-cancelled task.
-/// - Time never goes backwards: advancing to an earlier instant does nothing.
+/// A sleep suspends until ``advance(by:)`` or ``advance(to:)`` reaches its
+/// deadline; due sleepers resume in deadline order, ties in the order they
+/// slept. A cancelled sleep throws `CancellationError` at once. Time never
+/// goes backwards.
 public final class ManualClock: Clock, Sendable {
     /// A point on a ``ManualClock``: the time advanced since the clock was created.
     ///
@@ -66,10 +63,8 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant.zero
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
-        /// Tests waiting for `sleepers.count` to reach a number.
         var countWaiters: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
-        /// Sleeps whose task was cancelled before they registered (the
-        /// cancellation handler can run first); they must not register.
+        /// Sleeps cancelled before they registered (the handler can run first).
         var cancelledBeforeSleeping: Set<UInt64> = []
 
         /// Removes and returns the waiters satisfied by the current sleeper count.
@@ -82,7 +77,6 @@ public final class ManualClock: Clock, Sendable {
 
     private let state = Lock(State())
 
-    /// Every access to `state` goes through here.
     private func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
         state.withLock { state in body(&state) }
     }
@@ -107,12 +101,10 @@ public final class ManualClock: Clock, Sendable {
     /// For example: `#expect(clock.sleeperCount == 0)       // nothing is waiting for time to pass`
     public var sleeperCount: Int { withState { $0.sleepers.count } }
 
-    /// Suspends until the clock is advanced to `deadline` or beyond.
+    /// Suspends until the clock is advanced to `deadline` or beyond (`tolerance` is
+    /// ignored); throws `CancellationError` if the task is or becomes cancelled first.
     ///
     /// For example: `try await clock.sleep(until: clock.now.advanced(by: .seconds(1)))`
-    ///
-    /// Throws `CancellationError` if the task is or becomes cancelled first.
-    /// `tolerance` is ignored.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = withState { state in
@@ -150,19 +142,16 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    /// Moves time forward by `duration` and resumes every sleeper whose deadline
-    /// is reached, earliest deadline first.
+    /// Moves time forward and resumes every sleeper now due, earliest first.
+    /// They run later, on their own executors: wait for their effects (with
+    /// ``waitForSleepers(count:)``, say) before asserting.
     ///
     /// For example: `clock.advance(by: .milliseconds(100))`
-    ///
-    /// Resumed sleepers run later, on their own executors: wait for their
-    /// effects (for example with ``waitForSleepers(count:)``) before asserting.
     public func advance(by duration: Duration) {
         advance(to: now.advanced(by: duration))
     }
 
-    /// Moves time forward to `instant` (if it is later than ``now``) and resumes
-    /// every sleeper whose deadline is reached, earliest deadline first.
+    /// Moves time forward to `instant`, if later than ``now``, as ``advance(by:)`` does.
     ///
     /// For example: `clock.advance(to: .zero.advanced(by: .seconds(2)))`
     public func advance(to instant: Instant) {
@@ -179,17 +168,11 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Suspends until at least `count` tasks are sleeping on this clock: the
-    /// way to know the code under test reached its next timed wait.
+    /// Suspends until at least `count` tasks sleep on this clock: the code
+    /// under test reached its next timed wait. Ignores cancellation: guard
+    /// the test with a time limit.
     ///
-    /// ```swift
-    /// progress.report(1)
-    /// await clock.waitForSleepers(count: 1)  // the reporter waits for the next slot
-    /// clock.advance(by: .milliseconds(100))
-    /// ```
-    ///
-    /// Returns at once if there are already that many. It does not observe
-    /// cancellation: guard the test with a time limit.
+    /// For example: `await clock.waitForSleepers(count: 1)  // the reporter waits for the next slot`
     public func waitForSleepers(count: Int) async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let ready = withState { state -> Bool in
