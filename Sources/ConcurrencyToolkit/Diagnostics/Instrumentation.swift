@@ -1,40 +1,18 @@
 import Synchronization
 
-/// The one way the toolkit's components report to Diagnostics.
+/// The one way the toolkit's components report to Diagnostics. With no
+/// recording active anywhere in the process, every call costs one relaxed
+/// atomic load and one branch: no task-local lookup, no clock read, no
+/// allocation (the event is an autoclosure that is never evaluated).
 ///
-/// With no recording active anywhere in the process, every call below costs
-/// one relaxed atomic load and one branch: no task-local lookup, no clock
-/// read, no allocation (the event is an autoclosure that is never evaluated).
+/// In the task that does the work: `emit`, or `begin` … `end`. For work that
+/// runs later on another thread: `begin` in the caller's task, at submit or
+/// creation, then `end` from anywhere. Where each component calls, and with
+/// what: ARCHITECTURE.md, "Diagnostics".
 ///
-/// Two shapes:
-/// - **In the task that does the work** (a span, a marker):
-///   `Instrumentation.emit(.marker(name: name))`, or
-///   `let token = Instrumentation.begin(.spanStarted(name: name))` … `token?.end(.spanFinished)`.
-/// - **Work that runs later on another thread** (a blocking job, a continuation
-///   resumed by a callback): capture at submit/creation time, in the caller's
-///   task (`let trace = Instrumentation.begin(.jobQueued(executor: label))`),
-///   then emit from anywhere (`trace?.end(.jobFinished(failed: false))`).
-///
-/// Where each component calls (ids pair begin and end):
-///
-/// | component | where | call |
-/// |---|---|---|
-/// | `BlockingExecutor` | `run`, creating the job (caller's task) | `trace: Instrumentation.begin(.jobQueued(executor: label))`, stored in the job |
-/// | | `BlockingJob.execute`, after the lifecycle started | `trace?.emit(.jobStarted(executor: label, lane: lane))` |
-/// | | `TypedBlockingJob.perform`, around the body | `Instrumentation.withRecorder(trace?.recorder) { try body(context) }`, so spans inside it are recorded |
-/// | | `BlockingJob.execute`, after the body, *before* the caller is resumed | `trace?.end(.jobFinished(failed: !succeeded))` |
-/// | | `BlockingJob.fail` (withdrawn, shut down) and `execute` refusing a cancelled job, before resuming | `trace?.end(.jobDiscarded(reason: …))` |
-/// | `ContinuationStorage` | `init` | `trace = Instrumentation.begin(.continuationCreated(site: site))`; a link bit when non-nil so `finished(as:)` runs |
-/// | | `finished(as:)` | `.resumed` → `.continuationResumed`, `.timedOut` → `.continuationTimedOut`, `.cancelled` → `.continuationCancelled` (a leak is reported by the misuse event) |
-/// | | wherever a misuse is delivered (extra resume, `deinit` leak) | `trace?.emit(.continuationMisused(misuse))` |
-/// | `ThrottleStorage` (all three reporters) | `init` | `trace = Instrumentation.currentRecorder` (reports may come from threads with no task) |
-/// | | pump, around `await deliver(batch)` | `let t = trace?.begin(.deliveryStarted(.progress or .batch, count: n))` … `t?.end(.deliveryFinished)` |
-/// | `concurrentMap` / `concurrentForEach` | inside `group.addTask { }` | `let t = Instrumentation.begin(.childStarted(index: index)); defer { t?.end(.childFinished) }` |
-///
-/// Emit the end of anything a caller awaits (a job finishing, a continuation
-/// resumed) *before* resuming that caller: once resumed, the caller may end
-/// its recording, and an event after the end is discarded. Never emit while
-/// holding a component's lock: recording takes the recorder's own lock.
+/// Emit the end of anything a caller awaits *before* resuming that caller:
+/// once resumed, it may end its recording, and a later event is discarded.
+/// Never emit while holding a component's lock.
 ///
 /// (`@usableFromInline`: `SafeContinuation`'s inlinable path calls
 /// ``beginWait(at:)``; nothing else of it is visible to clients.)
