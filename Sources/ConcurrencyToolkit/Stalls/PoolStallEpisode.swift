@@ -3,18 +3,12 @@
 /// (``StallStateMachine``) report into one report, and folds in a
 /// main-actor stall that only mirrors it. No clock, no threads.
 ///
-/// - Each priority is probed on its own, and a block of the pool often
-///   makes more than one of them late (on a loaded machine, `.medium` and
-///   `.low` within a few milliseconds of each other): that was two reports
-///   of one block (issue 39, about 1 in 100 cases). A priority's ended
-///   stall is held here until no priority stalls any more; then one report
-///   goes out, from the earliest start to the latest end, with the priority
-///   stalled longest.
-/// - After an async `main`, Linux drains the main queue on the pool's
-///   threads: a blocked pool holds the main actor up too, with no main-actor
-///   code running. Such a main-actor stall, ending while the pool stall
-///   lasts, becomes the pool report's `mainActorDelay` instead of a report
-///   of its own.
+/// - One block of the pool can make several priorities late: a priority's
+///   ended stall is held until no priority stalls, then one report goes out,
+///   from the earliest start to the latest end, with the priority stalled longest.
+/// - After an async `main` the pool's threads drain the main queue, so a
+///   main-actor stall ending while the pool stall lasts becomes its
+///   `mainActorDelay`, not a report of its own.
 struct PoolStallEpisode {
     /// The longest part so far, with the threads of every part.
     private(set) var report: ConcurrencyStall?

@@ -9,26 +9,13 @@ import Darwin
 /// Who blocks: the threads whose stacks a stall report shows, captured while
 /// the stall lasts (on the watchdog thread), without changing what they do.
 ///
-/// Every thread of the process (from `/proc/self/task`) but the watchdog and
-/// the threads running blocking work (``BlockingThreads``: executor lanes,
-/// never the pool's) is looked at, one by one:
-/// - asleep in the kernel (a `read`, `poll`, `usleep`, a lock): its stack is
-///   read from memory (``BlockedStackCapture``). No signal, no stop: the
-///   call goes on as if nobody looked. The report names the call.
-/// - running: it is signalled (``ThreadStackCapture``). It is in user space,
-///   where a signal interrupts no call; only a thread that enters the kernel
-///   in the microseconds between the look and the signal can be interrupted
-///   (``ThreadStackCapture/interruptedCalls`` counts those).
-///
-/// A thread whose stack has no `swift_job_run` frame runs no Swift job and
-/// is dropped (found with `dladdr`, before any symbolication, the slow
-/// part). Then
-/// - main actor: the thread draining the main queue (for a signalled thread,
-///   its Dispatch queue says so; for one read from memory, its stack holds
-///   the main queue). That is the main thread only while the main thread
-///   runs a run loop: an async `main` calls `dispatch_main()`, and from then
-///   on any worker thread drains it, one drain here, the next there.
-/// - pool: the threads running a Swift job that are not draining the main queue.
+/// Every thread but the watchdog and the blocking lanes' (``BlockingThreads``)
+/// is looked at: one asleep in the kernel is read from memory
+/// (``BlockedStackCapture``), one running is signalled (``ThreadStackCapture``).
+/// A thread with no `swift_job_run` frame runs no Swift job and is dropped
+/// before symbolication. The main actor's thread is the one draining the main
+/// queue, which after `dispatch_main()` is any worker thread, drain by drain;
+/// the pool's are the others running a Swift job.
 ///
 /// Costs nothing while no stall lasts. Stacks are taken on Linux only;
 /// elsewhere the lists are empty.

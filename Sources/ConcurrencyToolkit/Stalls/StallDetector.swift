@@ -21,33 +21,15 @@ import Darwin
 /// }
 /// ```
 ///
-/// A watchdog thread (a plain thread, outside the pool) sends a probe job to
-/// the main actor and one to the pool every `probeInterval`; a probe not
-/// started within `threshold` is a stall, which lasts until the probe runs.
-/// The blocking threads' stacks are captured while it lasts, and the stall
-/// is reported once, when it ends, with its whole length, to the
-/// ``ConcurrencyStallHandler`` (by default, a `CONCURRENCY STALL:` block on
-/// standard error). A stall that lasts 10 s is also reported while it lasts,
-/// and one still lasting at exit is reported then. The ended report comes
-/// within a probe interval of the stall's end (two for the pool, whose
-/// stall ends at a probe that runs promptly); ``waitForEndedReports(within:)``
-/// waits for it. A probe is sent up to one interval after a block begins,
-/// so a block of `threshold + probeInterval` or longer is always reported
-/// (350 ms at the defaults), a shorter one above the threshold only
-/// sometimes (Documentation/StallDetection.md, "Which stalls are caught").
-///
-/// It changes nothing in the program it watches: a thread asleep in the
-/// kernel (`read`, `poll`, `usleep`, a lock) is read from `/proc` and memory,
-/// never signalled or stopped, so its call keeps its whole length; only a
-/// running thread is signalled (Documentation/StallDetection.md).
-///
-/// The main actor is watched from `start()` on when `start()` is called from
-/// a task on the main actor (an async `main`, as above), so a block right
-/// after it is seen; otherwise once its first probe ran (a program whose main
-/// thread never drains the main queue has no main-actor stalls to report).
-///
-/// Cost: nothing until started; then two probe jobs per interval and no
-/// allocation per probe (Documentation/StallDetection.md has the figures).
+/// A watchdog thread sends a probe job to the main actor and to the pool
+/// every `probeInterval`; a probe not started within `threshold` is a stall.
+/// Each stall is reported once, when it ends, with the stacks captured while
+/// it lasted, to the ``ConcurrencyStallHandler`` (by default a `CONCURRENCY
+/// STALL:` block on standard error); one that lasts 10 s is also reported
+/// while it lasts, and one still lasting at exit then. A block of `threshold +
+/// probeInterval` or longer is always caught, a shorter one only sometimes. A
+/// thread asleep in the kernel is read, never signalled. Cost: nothing until
+/// started. See Documentation/StallDetection.md, "How it works".
 public enum StallDetector {
     /// The default threshold, 250 ms: what Apple's tools call a hang.
     ///
@@ -72,7 +54,8 @@ public enum StallDetector {
     ///
     /// Idempotent: starting a running detector changes its threshold and
     /// interval and does nothing else. The probe interval is at most a
-    /// quarter of the threshold.
+    /// quarter of the threshold. Called from a task on the main actor, it
+    /// watches the main actor at once; otherwise once a probe ran there.
     ///
     /// A threshold or interval of zero or less stops the process with a
     /// message. A threshold below ``minimumThreshold`` is raised to it, with
@@ -90,12 +73,10 @@ public enum StallDetector {
         }
     }
 
-    /// Stops the detector started by ``start(threshold:probeInterval:)``:
-    /// the watchdog thread and the probe tasks end within one probe
-    /// interval. A stall still lasting is not reported as ended; a pool
-    /// stall that ended but waited for its confirming probe is reported as
-    /// ended, on the watchdog's thread, within that interval (after `stop()`
-    /// returns: call ``waitForEndedReports(within:)`` first to have it before).
+    /// Stops the detector started by ``start(threshold:probeInterval:)``
+    /// within one probe interval. A stall still lasting is not reported as
+    /// ended; one that just ended may be reported after `stop()` returns
+    /// (call ``waitForEndedReports(within:)`` first to have it before).
     ///
     /// For example: `StallDetector.stop()`
     ///
@@ -117,13 +98,9 @@ public enum StallDetector {
     /// StallDetector.stop()
     /// ```
     ///
-    /// It returns at once when no stall can still be reported (the usual
-    /// case: nothing lasts, no probe is late, no late answer is unseen), or
-    /// when the detector is not running. Otherwise it wakes the watchdog
-    /// for a look every few milliseconds until the report is delivered: a
-    /// stall's end is seen at the next look, a pool stall's one probe later
-    /// (its end is a probe that runs promptly). A stall still lasting is
-    /// waited for until `limit`; cancelling the calling task ends the wait.
+    /// It returns at once when no stall can still be reported, or when the
+    /// detector is not running. A stall still lasting is waited for until
+    /// `limit`; cancelling the calling task ends the wait.
     public static func waitForEndedReports(within limit: Duration = .seconds(5)) async {
         guard let watchdog = StallDemand.shared.watchdog else { return }
         let start = MonotonicClock.now

@@ -8,16 +8,13 @@ import Darwin
 
 /// How much of a stall its blamed threads spent runnable but off a CPU:
 /// waiting on a run queue while other processes held the cores. That part
-/// is the host's, not the program's (issue 39: at a load of 5–9.5 on 2
-/// cores, healthy 2 ms handlers made 285–360 ms "stalls").
+/// is the host's, not the program's (Documentation/StallDetection.md, "On a
+/// busy host").
 ///
-/// Linux counts each thread's run-queue wait in the second field of
-/// `/proc/self/task/TID/schedstat` (nanoseconds, since the thread began).
-/// The watchdog reads it for the blamed threads only, on its own thread:
-/// when it captures them, at each look while the stall lasts, and once
-/// after. The share of that window the threads waited, averaged over them,
-/// is the share of the whole stall put on the host (the part before the
-/// stall was seen is not watched; the same load is assumed).
+/// From the run-queue wait in `/proc/self/task/TID/schedstat`, read for the
+/// blamed threads from their capture to just after the stall: the share of
+/// that window they waited, averaged, is put on the host for the whole stall
+/// (the same load is assumed before the stall was seen).
 struct StallHostDelay: Equatable {
     /// The threads' run-queue waits (nanoseconds, cumulative) at one instant.
     struct Reading: Equatable {
