@@ -4,22 +4,14 @@
 /// - An episode begins at the first look that sees a job waiting at least
 ///   the threshold, or a backlog that did and ended between two looks (a
 ///   look came late: no holder's stack, nobody saw it).
-/// - It ends once no job has waited the threshold for ``quietPeriod(threshold:)``,
-///   two thresholds: one for the jobs already queued to cross it, one for
-///   those queued just after. Ending at the first quiet look split the tail
-///   of a backlog from its episode: under load a long episode was followed
-///   within 20–50 ms by short ones of 26–52 ms (at a 50 ms threshold). Its
-///   ended report covers the whole episode, up to the first quiet look.
-/// - A *settling* look (a program waiting for its due reports) ends an
-///   episode at once when it is quiet: its work is done, no tail will come.
-///   So does a look at an executor that is gone (its actor was released).
-///   The watcher keeps an executor with an episode going on until that
-///   look: File Squeezer's actor, released at the end of a run inside its
-///   quiet period, lost its only episode (issue 39, item 8).
+/// - It ends once no job has waited the threshold for ``quietPeriod(threshold:)``
+///   (two thresholds, so the tail of a backlog stays in its episode: see
+///   Documentation/FindingActorContention.md); its report covers it up to
+///   the first quiet look.
+/// - A quiet *settling* look (a program waiting for its due reports), or a
+///   look at an executor that is gone, ends it at once: no tail will come.
 /// - While it lasts, it is reported as ongoing at ``firstOngoing(threshold:)``
-///   (10 s, as a stall) and then every ``ongoingRepeat(threshold:)`` (60 s):
-///   a saturated actor in production is seen while it matters, not only when
-///   the load drops.
+///   and then every ``ongoingRepeat(threshold:)``.
 struct ContentionStateMachine {
     struct Episode: Equatable {
         /// The backlogs of the episode that have ended, summed.

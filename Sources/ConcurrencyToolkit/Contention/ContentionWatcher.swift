@@ -106,12 +106,9 @@ final class ContentionWatcher: DemandDrivenWorker {
     }
 
     /// Captures the holder's stack, and keeps it only if that thread still
-    /// runs the same job of this actor afterwards. A capture that spans the
-    /// end of one job and the start of the next (on the same runner thread)
-    /// may have caught the runner between them, in the toolkit's code: in 5
-    /// of 73 rounds the holder read `UnownedJob.runSynchronously(on:)`
-    /// (issue 39). Such a capture, like one of a thread that left the actor,
-    /// is dropped and tried again at the next look.
+    /// runs the same job of this actor afterwards: a capture spanning two jobs
+    /// may have caught the runner between them, in the toolkit's code. A
+    /// dropped capture is tried again at the next look.
     private func captureHolder(
         of core: MonitoredExecutorCore, _ observation: ContentionObservation,
         tracker: inout ContentionStateMachine, holder: HolderStack

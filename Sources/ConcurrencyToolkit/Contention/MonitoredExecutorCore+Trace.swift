@@ -1,19 +1,12 @@
 /// A monitored actor in the trace: its jobs on a row of their own, its queue
 /// depth and running jobs as a counter track (`TraceEvent.Kind.actorJob…`).
 ///
-/// Which recordings: an executor created in a recording (in the task that
-/// created it, as a ``ThrottledProgress`` captures it) records into that
-/// one only; an executor created outside any (an app's long-lived actor)
-/// records into every recording running when its events happen, as a stall
-/// report does. It cannot do better: an actor's jobs come from every task
-/// that calls it, and the runtime enqueues a job after the caller's task has
-/// left the thread, so the caller's recording cannot be read there.
-///
-/// While nothing records anywhere, the executor pays a relaxed load and a
-/// branch per enqueue and per job, and makes no event. After its own
-/// recording ended, an executor created in one makes late events: dropped
-/// and counted, as the recorder's other late events are (the executor holds
-/// the recorder weakly: once the recording's owner lets it go, none are made).
+/// An executor created in a recording records into that one only; one created
+/// outside any records into every recording running, as a stall report does:
+/// the runtime enqueues a job after the caller's task left the thread, so the
+/// caller's recording cannot be read there. While nothing records, it pays a
+/// relaxed load and a branch per enqueue and per job. Late events after its
+/// recording ended are dropped and counted (it holds the recorder weakly).
 extension MonitoredExecutorCore {
     /// Whether to copy the trace's changes out of the lock: some recording
     /// runs (an own recording that ended drops late events).
