@@ -3,28 +3,19 @@ import Synchronization
 /// The one heap object behind a `SafeContinuation`: the raw continuation, its
 /// state in one atomic byte, and what to report where.
 ///
-/// Only copies of `SafeContinuation` hold a box strongly, so its `deinit`
-/// runs exactly when the last copy is dropped; if the continuation is still
-/// pending then, it leaked, and `deinit` reports it and resumes the waiter.
-/// The timeout scheduler and the cancellation handler reach the box through
-/// unretained pointers: they can finish it, but never keep it alive, so a
-/// leak is still detected while a timeout or a cancellation handler is armed.
-/// (The scheduler's entry is removed by `deinit` under the scheduler's lock;
-/// the cancellation handler's pointer stays valid through the waiting frame's
-/// own reference while that cannot hide a leak, and an ``UnownedPin`` after.
+/// Only copies of `SafeContinuation` hold it strongly, so `deinit` runs when
+/// the last copy is dropped, and reports a still-pending continuation as
+/// leaked and resumes its waiter. The timeout scheduler and the cancellation
+/// handler reach it through unretained pointers, so they never hide a leak.
 /// The rule: whatever an unretained path can read is owned by someone who
-/// outlives that path: the scheduler's lock for the timer, the frame that
-/// installed the cancellation handler for the handler, which therefore also
-/// holds the box's extras; see `withSafeThrowingContinuation`.)
+/// outlives that path (the scheduler's lock for the timer; for the handler,
+/// the frame that installed it, which also holds the extras, then an
+/// ``UnownedPin``; see `withSafeThrowingContinuation`).
 ///
-/// The hot path (create, resume, drop) is `@inlinable` so callers get it
-/// specialized: unspecialized generic code would look up type metadata on
-/// every call and cost several times `CheckedContinuation`'s round trip.
-///
-/// This class serves the throwing form: a leak throws. The non-throwing form
-/// uses ``FallbackContinuationStorage``, which adds the fallback value. Keeping the
-/// fallback out of this class keeps its `deinit` free of generic metadata
-/// lookups, the largest cost of the round trip.
+/// The hot path (create, resume, drop) is `@inlinable`, so callers get it
+/// specialized. This class serves the throwing form; the non-throwing form's
+/// fallback value lives in ``FallbackContinuationStorage``, which keeps this
+/// `deinit` free of generic metadata lookups, the largest cost of the round trip.
 @usableFromInline
 class ContinuationStorage<Success, Failure: Error>: InterruptibleStorage, @unchecked Sendable {
     // @unchecked: `raw` is resumed by exactly one winner of `state`'s CAS, and

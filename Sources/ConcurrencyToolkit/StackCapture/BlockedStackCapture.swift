@@ -15,14 +15,10 @@ import Darwin
 /// syscall file again afterwards says whether the thread slept throughout:
 /// if it did not, the capture is thrown away.
 ///
-/// Which queue the thread drains is read from the same words: a thread
-/// draining the main queue keeps the main queue's address
-/// (`_dispatch_main_q`) in the frames of the drain, above the job's, and
-/// a pool thread does not. After an async `main` calls `dispatch_main()`,
-/// Linux libdispatch drains the main queue on any worker thread, one drain
-/// on one and the next on another, so "the thread that last ran a main-actor
-/// job" is no answer: it named the wrong thread once the main actor had run
-/// on two (issue 39).
+/// Whether the thread drains the main queue is read from the same words: the
+/// drain's frames hold `_dispatch_main_q`, a pool thread's do not. (After
+/// `dispatch_main()` any worker thread may drain it, so which thread last ran
+/// a main-actor job says nothing.)
 enum BlockedStackCapture {
     /// How much of a stack is read, at most (the rest is not unwound).
     static let maximumStackBytes = 256 * 1024

@@ -10,19 +10,11 @@ import Darwin
 /// An ELF64 little-endian file (x86-64, arm64), mapped read-only, and its
 /// section headers: what the symbol table and the DWARF readers read from.
 ///
-/// The whole file is mapped (`PROT_READ`, `MAP_PRIVATE`): the mapping costs
-/// address space, not memory; the kernel reads in only the pages a lookup
-/// touches (the symbol and string tables), and they stay reclaimable page
-/// cache. Every read is bounds-checked against the mapping, so a truncated
-/// or garbage file gives no sections, or sections that read as absent, and
-/// never a crash. (A file truncated by someone else *while* it is mapped
-/// would still fault on the lost pages: the toolkit maps only the loaded
-/// images' files, which the loader keeps mapped too.)
-///
-/// A stripped library's full symbol table may be in a separate debug file,
-/// found by build ID (`separateDebugFile()`); one named only by
-/// `.gnu_debuglink` is out of scope: such a library is named from its
-/// `.dynsym`.
+/// The whole file is mapped read-only: address space, not memory, as only the
+/// pages a lookup touches are read in. Every read is bounds-checked, so a
+/// truncated or garbage file reads as absent sections, never a crash (only
+/// loaded images' files are mapped, which the loader keeps mapped too). A
+/// stripped library's symbols come from `separateDebugFile()`, else `.dynsym`.
 final class ELFFile: @unchecked Sendable {
     // @unchecked: immutable after init; the mapping is read-only and lives
     // until deinit, so the buffers it hands out stay valid while the file does.

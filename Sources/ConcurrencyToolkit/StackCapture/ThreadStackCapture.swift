@@ -8,21 +8,16 @@ import Darwin
 #endif
 import Synchronization
 
-/// Captures another thread's stack while it runs: the watchdog sends the
-/// thread a signal; the handler, on that thread, copies its registers and
-/// the stack above its stack pointer into storage allocated up front and
-/// posts a semaphore; the watchdog then unwinds the copy (``StackWalk``, as
-/// for a thread asleep in the kernel) and symbolicates it. One capture at a
-/// time (a lock makes concurrent callers take turns).
+/// Captures another thread's stack while it runs: the watchdog signals the
+/// thread; the handler copies its registers and stack into storage allocated
+/// up front and posts a semaphore; the watchdog unwinds the copy
+/// (``StackWalk``) and symbolicates it. One capture at a time.
 ///
-/// **The signal** is `SIGPROF` by default (``StackCapture/signal``
-/// changes it before the first start): libdispatch blocks every
-/// asynchronous signal in its worker threads — the cooperative pool's
-/// threads on Linux — except a few, `SIGPROF` among them (for profilers).
-/// The handler is installed once and stays installed: it is inert unless a
-/// capture is armed, and **chains** every signal it did not ask for to the
-/// handler installed before it (a profiler's, say). A signal is ours only
-/// when a capture is armed and it came from `tgkill` in this process.
+/// **The signal** is `SIGPROF` by default (``StackCapture/signal``), one of
+/// the few libdispatch leaves unblocked in its worker threads. The handler
+/// stays installed, inert unless a capture is armed, and **chains** every
+/// signal that is not ours (armed, and from `tgkill` in this process) to the
+/// handler installed before it.
 ///
 /// **In the handler** only what cannot fault or block: an atomic exchange,
 /// register reads from the signal's context, `dispatch_queue_get_label(NULL)`
