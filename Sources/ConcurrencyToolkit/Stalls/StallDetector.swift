@@ -24,12 +24,12 @@ import Darwin
 /// A watchdog thread sends a probe job to the main actor and to the pool
 /// every `probeInterval`; a probe not started within `threshold` is a stall.
 /// Each stall is reported once, when it ends, with the stacks captured while
-/// it lasted, to the ``ConcurrencyStallHandler`` (by default a `CONCURRENCY
-/// STALL:` block on standard error); one that lasts 10 s is also reported
-/// while it lasts, and one still lasting at exit then. A block of `threshold +
-/// probeInterval` or longer is always caught, a shorter one only sometimes. A
-/// thread asleep in the kernel is read, never signalled. Cost: nothing until
-/// started. See Documentation/StallDetection.md, "How it works".
+/// it lasted, to the ``ConcurrencyStallHandler`` (by default a
+/// `CONCURRENCY STALL:` block on standard error); one that lasts 10 s is also
+/// reported while it lasts, and one still lasting at exit then. A block of
+/// `threshold + probeInterval` or longer is always caught, a shorter one only
+/// sometimes. A thread asleep in the kernel is read, never signalled. Cost:
+/// nothing until started. See Documentation/StallDetection.md, "How it works".
 public enum StallDetector {
     /// The default threshold, 250 ms: what Apple's tools call a hang.
     ///
