@@ -1,10 +1,9 @@
 import ConcurrencyToolkit
 import Testing
 
-/// A Swift Testing trait that runs each test with actor contention watched
-/// and records every `ActorContention` during it as an issue, so a test
-/// whose calls queue behind a monitored actor fails instead of only running
-/// slowly.
+/// A Swift Testing trait that records every `ActorContention` during a test
+/// as an issue, so a test whose calls queue behind a monitored actor fails
+/// instead of only running slowly.
 ///
 /// ```swift
 /// @Test(.actorContentionIsAnIssue)

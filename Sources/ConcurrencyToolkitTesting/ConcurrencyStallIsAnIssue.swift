@@ -1,10 +1,9 @@
 import ConcurrencyToolkit
 import Testing
 
-/// A Swift Testing trait that runs each test with the stall detector on and
-/// records every `ConcurrencyStall` during it as an issue, so a test that
-/// blocks the main actor or the cooperative pool fails instead of only
-/// running slowly.
+/// A Swift Testing trait that records every `ConcurrencyStall` during a test
+/// as an issue, so a test that blocks the main actor or the cooperative pool
+/// fails instead of only running slowly.
 ///
 /// ```swift
 /// @Test(.concurrencyStallIsAnIssue)

@@ -14,12 +14,10 @@ import Testing
 /// }
 /// ```
 ///
-/// Each misuse is recorded in the test that created the continuation, in the
-/// context where it was created (so `withKnownIssue { }` around the creation
-/// can expect it), whichever thread detects it. `issue.error` is the
-/// `ContinuationMisuse`, at the line of the extra resume, or of the creation
-/// for a leak. A misuse detected after the test ended reaches no test; tests
-/// running in parallel never see each other's. See <doc:TestingForContinuationMisuse>.
+/// Each misuse is recorded in the test, and the `withKnownIssue { }`, where the
+/// continuation was created, whichever thread detects it; `issue.error` is the
+/// `ContinuationMisuse`. A misuse detected after the test ended reaches no
+/// test. See <doc:TestingForContinuationMisuse>.
 public struct ContinuationMisuseIsAnIssue: TestTrait, SuiteTrait, TestScoping {
     /// Applies to every test in a suite it is attached to, nested suites included.
     ///

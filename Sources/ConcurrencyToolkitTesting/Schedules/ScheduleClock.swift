@@ -1,7 +1,5 @@
-/// A clock on a schedule's virtual time inside ``exploreSchedules(_:seed:_:)``
-/// and the other explorations, and on real time (`ContinuousClock`'s) outside
-/// them: give it to code that takes a clock, and a 60 s sleep in a schedule
-/// costs nothing.
+/// A clock on a schedule's virtual time inside an exploration, and on real
+/// time outside: a 60 s sleep in a schedule costs nothing.
 ///
 /// ```swift
 /// let clock = ScheduleClock()
@@ -13,11 +11,10 @@
 /// #expect(exploration.failures.isEmpty)
 /// ```
 ///
-/// In a schedule, virtual time moves to the earliest deadline once nothing
-/// else can run, so replays keep their order and a sleeper is never taken for
-/// a deadlock. Cancelling a sleep throws `CancellationError`. In
-/// `Task.detached {}` it sleeps on real time, and a bare `Task.sleep` always
-/// does. See <doc:ExploringSchedulesInTests>.
+/// Virtual time moves to the earliest deadline once nothing else can run, so
+/// replays keep their order. Cancelling a sleep throws `CancellationError`.
+/// `Task.detached {}` sleeps on real time, as a bare `Task.sleep` always does.
+/// See <doc:ExploringSchedulesInTests>.
 public struct ScheduleClock: Clock {
     /// `ContinuousClock`'s instant: in a schedule, its start plus virtual time.
     ///

@@ -58,7 +58,6 @@ struct ScheduleStateMachine<Job, Waker> {
         picker = SchedulePicker(strategy: strategy, seed: seed)
     }
 
-    /// Jobs run so far.
     var steps: Int { picker.step }
 
     /// A job that can run now. `key` identifies its task (a task's jobs share it).

@@ -6,11 +6,9 @@
 /// }
 /// ```
 ///
-/// ``pct(depth:steps:)``, the ``default``, finds a bug that needs `d`
-/// ordering constraints with a probability per schedule that holds whatever
-/// the program; ``random`` finds those that need one task to slip between
-/// two steps of another, but not those that need one to run far ahead. See
-/// Documentation/MakingRacesReproducible.md, "Strategies".
+/// ``pct(depth:steps:)``, the ``default``, gives a bound on finding a bug that
+/// holds whatever the program; ``random`` gives none. See
+/// <doc:ExploringSchedulesInTests>.
 public struct ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Hashable {
         case random
