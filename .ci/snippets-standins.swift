@@ -9,6 +9,7 @@ import ConcurrencyToolkit
 import ConcurrencyToolkitTesting
 import Dispatch
 import Foundation
+import Testing
 
 // MARK: Values a snippet reads
 
@@ -45,6 +46,7 @@ public var files: [File] { fatalError() }
 public var segments: [Segment] { fatalError() }
 public var document: Document { fatalError() }
 public var request: Request { fatalError() }
+public var test: Test { fatalError() }
 
 public struct Chunk: Sendable { public var offset: Int; public var data: Data; public var count: Int { data.count } }
 public struct Segment: Sendable {}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks every ```swift block of README.md and Documentation/*.md, every
-```swift example in a `///` doc comment under Sources/, and every program in
+```swift example in a `///` doc comment under Sources/ and every one-line
+example there (`For example: `code``, a fragment), and every program in
 Snippets/ against the package's built modules (see .ci/snippets for how to
 run it). Two kinds of block, told apart by one rule a reader can see:
 
@@ -119,6 +120,21 @@ def doc_snippets(path):
         i += 1
 
 
+def inline_snippets(path):
+    """The one-line examples of doc comments, `For example: `code``: fragments
+    like the blocks, so an inline example type-checks as a block does."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^\s*///.*\bFor example: `([^`]+)`\.?\s*$", line)
+        if not m:
+            continue
+        k = i + 1
+        while k < len(lines) and re.match(r"^\s*(///|@)", lines[k]):
+            k += 1
+        public = k < len(lines) and re.search(r"\b(public|open)\b", lines[k]) is not None
+        yield Snippet(os.path.relpath(path, ROOT), i + 1, m.group(1) + "\n", public)
+
+
 def collect():
     snippets = []
     for name in ["README.md"] + sorted(
@@ -129,6 +145,7 @@ def collect():
         for f in sorted(files):
             if f.endswith(".swift"):
                 snippets += doc_snippets(os.path.join(directory, f))
+                snippets += inline_snippets(os.path.join(directory, f))
     for path in complete.program_files(ROOT):
         snippets.append(Snippet(os.path.relpath(path, ROOT), 1, open(path, encoding="utf-8").read()))
     return snippets
