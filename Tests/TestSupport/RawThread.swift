@@ -3,6 +3,8 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A plain pthread running `body`, outside Dispatch and the cooperative
