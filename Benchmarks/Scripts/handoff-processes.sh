@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# `run` against Dispatch, one short process per sample, for comparing builds
+# `run` against Dispatch, one short process per case, for comparing builds
 # whose difference is smaller than a process's luck. On this 2-core VM a
 # process lands in a fast or a slow mode for its whole life (Dispatch's round
 # trip took 6.1 µs in most processes and 14–19 µs in some, before the toolkit
-# ran anything), so one long process per build (primitives.sh) cannot tell a
-# 10% change from which mode each process got. Here every sample is two
-# processes, `DispatchQueue.async` + checked continuation, then
+# ran anything). primitives.sh with BUSY runs a process per round that times
+# every case; here every sample is two processes of one case each,
+# `DispatchQueue.async` + checked continuation, then
 # `BlockingExecutor(width: 2).run { i }` back to back (HandOffHarness, 3 rounds
 # of SLOW round trips, the best of the two timed rounds), the builds
 # alternating sample by sample; the table gives, per build, the median over
