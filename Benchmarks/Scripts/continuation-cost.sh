@@ -18,6 +18,12 @@
 #                     (e.g. one built against another checkout)
 #   ROWS=/path        also keep the rows there
 #   ONLY=substring    run only the pairs with a side whose name contains it
+#   PROCESSES=1       split the rounds over this many harness processes, one
+#                     after another (ROUNDS each; the table pools every
+#                     process's rounds): on this VM a process keeps a fast or
+#                     slow mode for its life, which one process per run
+#                     carries into every round of it (Performance.md,
+#                     "SafeContinuation against the stdlib (issue 40)")
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$scripts_dir/.."
@@ -26,7 +32,14 @@ harness=$(handoff_harness)
 rows=${ROWS:-$(mktemp)}
 [ -n "${ROWS:-}" ] || trap 'rm -f "$rows"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
-CONTINUATION_PAIRS=1 ROUNDS=${ROUNDS:-201} OPERATIONS=${OPERATIONS:-20000} "$harness" >"$rows"
+positive_integers "PROCESSES=${PROCESSES:=1}"
+: >"$rows"
+for ((process = 0; process < PROCESSES; process++)); do
+    # Rounds numbered across the processes, so each stays one round of the table.
+    CONTINUATION_PAIRS=1 ROUNDS=${ROUNDS:-201} OPERATIONS=${OPERATIONS:-20000} "$harness" |
+        awk -F'\t' -v OFS='\t' -v first="$process" -v rounds="${ROUNDS:-201}" \
+            'NR == 1 { if (first == 0) print; next } { $1 = $1 + first * rounds; print }' >>"$rows"
+done
 python3 "$method_py" report-pairs "$rows" \
     --pair '`withSafeThrowingContinuation`' '`withCheckedThrowingContinuation`' \
     --pair '`withSafeThrowingContinuation`, not inlined' '`withCheckedThrowingContinuation`, not inlined' \
