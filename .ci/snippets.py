@@ -99,6 +99,15 @@ def markdown_snippets(path):
         i += 1
 
 
+def documents_public(lines, after):
+    """Whether the declaration a doc comment documents, the first line from
+    `after` on that is neither comment nor attribute, is public."""
+    k = after
+    while k < len(lines) and re.match(r"^\s*(///|@)", lines[k]):
+        k += 1
+    return k < len(lines) and re.search(r"\b(public|open)\b", lines[k]) is not None
+
+
 def doc_snippets(path):
     lines = open(path, encoding="utf-8").read().splitlines()
     i = 0
@@ -110,12 +119,8 @@ def doc_snippets(path):
             while not re.match(r"^\s*/// ?```\s*$", lines[j]):
                 j += 1
             body = [re.sub(r"^\s*/// ?", "", l) for l in lines[start:j]]
-            # The documented declaration: the first line after the comment.
-            k = j
-            while k < len(lines) and re.match(r"^\s*(///|@)", lines[k]):
-                k += 1
-            public = k < len(lines) and re.search(r"\b(public|open)\b", lines[k]) is not None
-            yield Snippet(os.path.relpath(path, ROOT), start + 1, "\n".join(body) + "\n", public)
+            yield Snippet(os.path.relpath(path, ROOT), start + 1, "\n".join(body) + "\n",
+                          documents_public(lines, j))
             i = j
         i += 1
 
@@ -128,11 +133,7 @@ def inline_snippets(path):
         m = re.match(r"^\s*///.*\bFor example: `([^`]+)`\.?\s*$", line)
         if not m:
             continue
-        k = i + 1
-        while k < len(lines) and re.match(r"^\s*(///|@)", lines[k]):
-            k += 1
-        public = k < len(lines) and re.search(r"\b(public|open)\b", lines[k]) is not None
-        yield Snippet(os.path.relpath(path, ROOT), i + 1, m.group(1) + "\n", public)
+        yield Snippet(os.path.relpath(path, ROOT), i + 1, m.group(1) + "\n", documents_public(lines, i + 1))
 
 
 def collect():
