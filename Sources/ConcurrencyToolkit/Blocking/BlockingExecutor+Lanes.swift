@@ -55,7 +55,7 @@ extension BlockingExecutor {
         // Read outside the lock: at most one submission in 10 ms reads the file.
         let runnable = runQueue.reading(now: now)
         return state.withLock { state in
-            if let runnable { state.observeRunQueue(runnable: runnable) }
+            if let runnable { state.observeRunQueue(runnable: runnable, now: now) }
             let action = state.submit(work, isCancelled: isCancelled, now: now)
             if case .handOff(let lane) = action { handOffSignal.store(lane + 1, ordering: .releasing) }
             return (action, state.callerSpinBudget)

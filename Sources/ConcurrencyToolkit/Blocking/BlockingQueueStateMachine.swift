@@ -55,11 +55,15 @@ struct BlockingQueueStateMachine<Job, Waiter> {
     /// its result before suspending (nanoseconds, 0: not at all).
     var callerSpinBudget: UInt64 { callerSpin.window }
 
-    /// `runnable` threads were runnable on the machine (``RunQueue``), the
-    /// observer among them: both windows learn whether a core is free for
-    /// a spin. A lane spinning now is this executor's own, not a rival.
-    mutating func observeRunQueue(runnable: Int) {
-        let ours = 1 + (spinningLane == nil ? 0 : 1)
+    /// `runnable` threads were runnable on the machine (``RunQueue``) at
+    /// `now`, the observer among them: both windows learn whether a core is
+    /// free for a spin. One lane of this executor is its own, not a rival:
+    /// one that spins, runs a job, or went idle less than
+    /// ``SpinWindow/longest`` ago (its thread is still on its way back to
+    /// Dispatch; on an idle machine that lane made every reading look busy).
+    mutating func observeRunQueue(runnable: Int, now: UInt64) {
+        let laneIsRunnable = spinningLane != nil || busyLanes > 0 || now &- lastIdleAt < SpinWindow.longest
+        let ours = 1 + (laneIsRunnable ? 1 : 0)
         let others = max(0, runnable - ours)
         laneSpin.observe(otherRunnableThreads: others)
         callerSpin.observe(otherRunnableThreads: others)

@@ -47,17 +47,17 @@ import Testing
     @Test func theObserverAndASpinningLaneAreTheExecutorsOwnNotRivals() {
         let spin = SpinWindow(budget: 20_000, isEnabled: true, cores: 2)
         var state = State(width: 1, laneSpin: spin, callerSpin: spin)
-        state.observeRunQueue(runnable: 1)  // the caller alone
+        state.observeRunQueue(runnable: 1, now: 0)  // the caller alone
         #expect(state.submit("a", isCancelled: false, now: 0) == .start(lane: 0))
         guard case .spin = state.laneFinished(0, .completed(wait: .zero), now: 2_000, submittedAt: 0) else {
             Issue.record("with a core free, a lane out of work should spin")
             return
         }
         // The caller and the spinning lane: two runnable, both ours.
-        state.observeRunQueue(runnable: 2)
+        state.observeRunQueue(runnable: 2, now: 2_500)
         #expect(state.callerSpinBudget == 20_000)
         // A third thread, another process's: no core is left for a spin.
-        state.observeRunQueue(runnable: 3)
+        state.observeRunQueue(runnable: 3, now: 2_600)
         #expect(state.callerSpinBudget == 0)
         // The lane already spinning still takes the job handed to it...
         #expect(state.submit("b", isCancelled: false, now: 3_000) == .handOff(lane: 0))
@@ -72,13 +72,41 @@ import Testing
         }
         // The rival is gone: after five free readings in a row, both
         // windows open again, as learned.
-        for _ in 0..<SpinWindow.freeReadingsToSpin { state.observeRunQueue(runnable: 1) }
+        for _ in 0..<SpinWindow.freeReadingsToSpin { state.observeRunQueue(runnable: 1, now: 5_500) }
         #expect(state.callerSpinBudget == 20_000)
         #expect(state.submit("c", isCancelled: false, now: 6_000) == .start(lane: 0))
         guard case .spin = state.laneFinished(0, .completed(wait: .zero), now: 7_000, submittedAt: 6_000) else {
             Issue.record("with the cores free again, the lane should spin")
             return
         }
+    }
+
+    @Test func aLaneThatJustWentIdleIsStillOursNotARival() {
+        // The lane does not spin, so it goes idle after each job; its thread
+        // is then still on its way back to Dispatch, runnable, when the
+        // caller submits the next job and reads the run queue.
+        var state = State(
+            width: 1, laneSpin: SpinWindow(isEnabled: false),
+            callerSpin: SpinWindow(budget: 20_000, isEnabled: true, cores: 2))
+        #expect(state.submit("a", isCancelled: false, now: 0) == .start(lane: 0))
+        guard case .idle = state.laneFinished(0, .completed(wait: .zero), now: 10_000, submittedAt: 0) else {
+            Issue.record("a lane that does not spin should go idle")
+            return
+        }
+        // The caller and that lane, 10 µs later: both ours, a core is free.
+        state.observeRunQueue(runnable: 2, now: 20_000)
+        #expect(state.callerSpinBudget == 20_000)
+        // A millisecond later the lane is long gone: two runnable threads are
+        // the caller and a rival, and no core is left for a spin.
+        state.observeRunQueue(runnable: 2, now: 1_010_000)
+        #expect(state.callerSpinBudget == 0)
+        // A lane running a job is the thread the caller waits for, not a rival.
+        for _ in 0..<SpinWindow.freeReadingsToSpin { state.observeRunQueue(runnable: 1, now: 2_000_000) }
+        #expect(state.submit("b", isCancelled: false, now: 2_000_000) == .start(lane: 0))
+        state.observeRunQueue(runnable: 2, now: 3_000_000)
+        #expect(state.callerSpinBudget == 20_000)
+        state.observeRunQueue(runnable: 3, now: 3_000_000)
+        #expect(state.callerSpinBudget == 0)
     }
 
     @Test(.timeLimit(.minutes(1)))
