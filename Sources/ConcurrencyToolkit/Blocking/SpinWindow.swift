@@ -67,7 +67,8 @@ struct SpinWindow: Equatable {
     var window: UInt64 { coresAreBusy ? 0 : budget }
 
     /// A run-queue reading: `others` threads were runnable, not counting the
-    /// observer and a lane of its executor that spins. The waiter and the
+    /// observer and one lane of its executor (spinning, running a job, or
+    /// just back from one: ``BlockingQueueStateMachine``). The waiter and the
     /// thread it waits for need a core each; with fewer left, no window
     /// until ``freeReadingsToSpin`` readings in a row leave them. The
     /// learned budget is kept meanwhile.
