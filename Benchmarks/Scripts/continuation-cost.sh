@@ -32,12 +32,12 @@ harness=$(handoff_harness)
 rows=${ROWS:-$(mktemp)}
 [ -n "${ROWS:-}" ] || trap 'rm -f "$rows"' EXIT
 echo "load before: $(load_average) (1/5/15 min), $(nproc) cores" >&2
-positive_integers "PROCESSES=${PROCESSES:=1}"
+positive_integers "PROCESSES=${PROCESSES:=1}" "ROUNDS=${ROUNDS:=201}"
 : >"$rows"
 for ((process = 0; process < PROCESSES; process++)); do
     # Rounds numbered across the processes, so each stays one round of the table.
-    CONTINUATION_PAIRS=1 ROUNDS=${ROUNDS:-201} OPERATIONS=${OPERATIONS:-20000} "$harness" |
-        awk -F'\t' -v OFS='\t' -v first="$process" -v rounds="${ROUNDS:-201}" \
+    CONTINUATION_PAIRS=1 ROUNDS=$ROUNDS OPERATIONS=${OPERATIONS:-20000} "$harness" |
+        awk -F'\t' -v OFS='\t' -v first="$process" -v rounds="$ROUNDS" \
             'NR == 1 { if (first == 0) print; next } { $1 = $1 + first * rounds; print }' >>"$rows"
 done
 python3 "$method_py" report-pairs "$rows" \
